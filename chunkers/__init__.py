@@ -1,0 +1,25 @@
+"""chunkers: BorgBackup 2.0's content-defined chunkers, every scan kernel.
+
+Algorithm-compatible with borg 2.0.0b25: the same 32-byte key, parameters and
+input give the same cut points (specification: spec 01-10 of the project).
+"""
+
+from chunkers.driver import Chunk, cpu_features
+from chunkers.fastcdc import FastCDC
+from chunkers.buzhash64 import BuzHash64
+from chunkers.kernels import KernelStatus, kernels
+from chunkers.params import ParamsError, parse_params
+from chunkers.api import chunk_sizes, make_chunker
+
+__all__ = [
+    "BuzHash64",
+    "Chunk",
+    "FastCDC",
+    "KernelStatus",
+    "ParamsError",
+    "chunk_sizes",
+    "cpu_features",
+    "kernels",
+    "make_chunker",
+    "parse_params",
+]

@@ -1,0 +1,32 @@
+# C declarations shared by the Cython modules (see csrc/*.h).
+from libc.stdint cimport uint8_t, uint64_t, int64_t
+
+cdef extern from "csrc/cpu.h":
+    unsigned ck_cpu_features()
+    const char *ck_cpu_feature_name(unsigned i)
+    enum: CK_CPU_FEATURE_COUNT
+
+cdef extern from "csrc/kernel.h":
+    ctypedef void (*ck_fn)()
+    ctypedef struct ck_kernel:
+        const char *name
+        ck_fn fn
+        unsigned cpu
+
+cdef extern from "csrc/driver.h":
+    ctypedef struct ck_params:
+        size_t min_size, max_size, normal_size
+        uint64_t mask_s, mask_l
+        int nc
+        size_t window
+    ctypedef struct ck_scanner:
+        const void *ctx
+    ctypedef struct ck_cursor:
+        size_t off
+        uint64_t st
+        int started
+    size_t CK_NEED_MORE
+    size_t CK_SCAN_FAILED
+    size_t ck_next_cut(const ck_params *prm, const ck_scanner *sc, ck_cursor *cur, const uint8_t *p,
+                       size_t avail, int eof) nogil
+    int ck_all_zero(const uint8_t *p, size_t n) nogil

@@ -1,0 +1,41 @@
+"""Chunkers from parameter tuples, and the one-call ``chunk_sizes``."""
+
+from __future__ import annotations
+
+from chunkers.buzhash64 import BuzHash64
+from chunkers.fastcdc import FastCDC
+from chunkers.params import ParamsError, parse_params
+
+ZERO_KEY = bytes(32)
+"""The key used when none is given (spec 01 §10: no key object)."""
+
+
+def make_chunker(params, *, key: bytes | None = None, kernel: str | None = None, normal_size: int = 0):
+    """A chunker for ``params`` (a borg params string or tuple, see parse_params).
+
+    ``key``: 32 bytes, None = 32 zero bytes. ``kernel``: scan kernel name or
+    None (environment / default). Raises ParamsError (ValueError) for invalid
+    or unsupported params and whatever the chunker's constructor raises.
+    """
+    p = parse_params(params)
+    key = ZERO_KEY if key is None else key
+    algo = p[0]
+    if algo == "default":
+        p = ("fastcdc", 19, 23, 21, 2)
+        algo = "fastcdc"
+    if algo == "fastcdc" and len(p) == 5:
+        return FastCDC(key, *p[1:], normal_size, kernel=kernel)
+    if algo == "buzhash64" and len(p) == 6:
+        return BuzHash64(key, *p[1:], normal_size, kernel=kernel)
+    raise ParamsError(f"unsupported chunker params: {p!r}")
+
+
+def chunk_sizes(params, data, *, key: bytes | None = None, kernel: str | None = None) -> list[int]:
+    """Chunk sizes in bytes, in stream order, of ``data`` under ``params``.
+
+    ``params``: a borg params string such as ``"fastcdc,19,23,21,2"`` (or a
+    params tuple); ``data``: bytes-like, binary file object or fd; ``key``: 32
+    bytes, None = 32 zero bytes; ``kernel``: scan kernel name or None. The
+    sizes sum to the input length; empty input gives ``[]``.
+    """
+    return [c.size for c in make_chunker(params, key=key, kernel=kernel).chunkify(data)]

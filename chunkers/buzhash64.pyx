@@ -1,0 +1,134 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""buzhash64: balanced keyed table, 64-bit rolling window hash, low-bit
+masks, test-then-roll driver (spec 03).
+
+Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
+``avx2`` and ``avx512`` (x86-64), ``neon`` (aarch64); see csrc/buzhash64/.
+"""
+
+from libc.stdint cimport uint8_t, uint64_t
+from chunkers._native cimport ck_kernel, ck_scanner
+from chunkers.driver cimport Chunker, kernel_table, kernel_index
+
+from chunkers.kernels import Family, register, resolve
+from chunkers.params import check_common, check_key, check_window, nc_masks
+
+cdef extern from "csrc/buzhash64/buzhash64.h":
+    ctypedef size_t (*buzhash64_scan_fn)(const uint64_t *table, const uint64_t *table_rot, const uint8_t *pr,
+                                         const uint8_t *pa, size_t n, uint64_t *sum, uint64_t mask) nogil
+    ctypedef struct buzhash64_ctx:
+        uint64_t table[256]
+        uint64_t table_rot[256]
+        size_t window
+        buzhash64_scan_fn scan
+    void buzhash64_scanner(const buzhash64_ctx *ctx, ck_scanner *sc)
+    int buzhash64_table(const uint8_t *key, uint64_t *table)
+    void buzhash64_rotated_table(const uint64_t *table, size_t window, uint64_t *rotated)
+    uint64_t buzhash64_window_hash(const uint64_t *table, const uint8_t *win, size_t w)
+    const ck_kernel buzhash64_kernels[]
+    const size_t buzhash64_kernel_count
+
+KERNELS = kernel_table(buzhash64_kernels, buzhash64_kernel_count)
+"""(name, built, required CPU features) for every buzhash64 kernel known on this target."""
+
+# Default kernel: the first of these that runs here (measured with `python -m chunkers bench`; see README).
+DEFAULT_ORDER = ("scalar",)
+
+register(Family("buzhash64", "CHUNKERS_BUZHASH64_KERNEL", KERNELS, DEFAULT_ORDER))
+
+
+cdef buzhash64_scan_fn _kernel(str name) except NULL:
+    return <buzhash64_scan_fn>buzhash64_kernels[kernel_index(buzhash64_kernels, buzhash64_kernel_count, name)].fn
+
+
+cdef _fill_table(key, uint64_t *table):
+    check_key(key)
+    cdef const uint8_t[::1] k = key
+    if buzhash64_table(&k[0], table):
+        raise MemoryError("buzhash64: OpenSSL could not set up the key stream")
+
+
+cdef _copy_table(table, uint64_t *out):
+    if len(table) != 256:
+        raise ValueError(f"table must have 256 entries, got {len(table)}")
+    for i in range(256):
+        out[i] = table[i]
+
+
+def table(key):
+    """The balanced keyed table (spec 03 §2): 256 u64 ints, from a 32-byte ``key``.
+
+    Raises TypeError if ``key`` is not bytes, ValueError if not 32 bytes long.
+    """
+    cdef uint64_t t[256]
+    _fill_table(key, t)
+    return [t[i] for i in range(256)]
+
+
+def window_hash(table, window):
+    """The hash of the bytes-like ``window`` (oldest byte first) under ``table`` (spec 03 §3)."""
+    cdef uint64_t t[256]
+    _copy_table(table, t)
+    cdef const uint8_t[::1] w = memoryview(window).cast("B")
+    return buzhash64_window_hash(t, &w[0] if w.shape[0] else NULL, w.shape[0])
+
+
+def scan(table, size_t window, data, uint64_t state, uint64_t mask, kernel):
+    """Run one buzhash64 scan kernel (spec 03 §5).
+
+    ``table``: 256 u64 ints; ``window``: w >= 1; ``data``: bytes-like holding
+    the bytes pr[0 .. n+w-1] (the window at pr[0] and the n bytes that enter
+    after it), so ``n = len(data) - window`` steps; ``state``: hash of the
+    window at pr[0]; ``mask``: any u64; ``kernel``: a kernel name. Returns
+    ``(j, exit_state)``: j steps were made and exit_state is the hash of the
+    window at pr[j]; it matches the mask if j < n, and is untested if j == n.
+    Raises ValueError if the kernel cannot run here, the table is not 256
+    entries, window < 1 or data is shorter than the window.
+    """
+    if kernel is None:
+        raise TypeError("scan needs an explicit kernel name")
+    cdef buzhash64_scan_fn fn = _kernel(resolve("buzhash64", kernel))
+    cdef uint64_t t[256]
+    cdef uint64_t tr[256]
+    _copy_table(table, t)
+    cdef const uint8_t[::1] d = memoryview(data).cast("B")
+    if window < 1 or <size_t>d.shape[0] < window:
+        raise ValueError(f"need window >= 1 and len(data) >= window, got window={window}, len={d.shape[0]}")
+    buzhash64_rotated_table(t, window, tr)
+    cdef size_t n = d.shape[0] - window
+    cdef uint64_t st = state
+    cdef size_t j = fn(t, tr, &d[0], &d[window], n, &st, mask) if n else 0
+    return j, st
+
+
+cdef class BuzHash64(Chunker):
+    """buzhash64 chunker (spec 03), compatible with borg 2.0.0b25's ChunkerBuzHash64.
+
+    ``key``: 32 bytes. Chunk sizes 2**chunk_min_exp .. 2**chunk_max_exp bytes
+    (a hash cut can make a chunk of exactly 2**min). ``hash_mask_bits``: cut
+    probability 2**-bits per window (low-bit mask). ``hash_window_size``: w
+    bytes, w + 2**min + 1 <= 2**max. ``nc_level`` / ``normal_size`` (bytes,
+    0 = automatic): normalized chunking. ``kernel``: scan kernel name, else
+    $CHUNKERS_BUZHASH64_KERNEL, else the default. Raises ValueError (kernel
+    cannot run, bad key length, rule of spec 01 §4.1 / 03 §1 broken) or
+    TypeError (non-bytes key, non-int parameter).
+    """
+
+    cdef buzhash64_ctx ctx
+
+    def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size, nc_level=0,
+                 normal_size=0, *, kernel=None):
+        self._check_fresh()
+        check_window(hash_window_size, chunk_min_exp, chunk_max_exp)
+        _fill_table(key, self.ctx.table)
+        name = resolve("buzhash64", kernel)
+        min_size, max_size = check_common(chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size)
+        self.ctx.window = hash_window_size
+        buzhash64_rotated_table(self.ctx.table, hash_window_size, self.ctx.table_rot)
+        self.ctx.scan = _kernel(name)
+        buzhash64_scanner(&self.ctx, &self.scanner)
+        self.kernel = name
+        self.set_driver("buzhash64", ("buzhash64", chunk_min_exp, chunk_max_exp, hash_mask_bits,
+                                      hash_window_size, nc_level),
+                        min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, False), nc_level,
+                        hash_window_size)

@@ -1,0 +1,18 @@
+/* The buzhash64 kernel registry: every name known on this build target, in
+ * the order shown in error messages (spec 01 §11.2). */
+#include "buzhash64.h"
+#include "../cpu.h"
+
+const ck_kernel buzhash64_kernels[] = {
+#if CK_X86_64
+    {"avx512", (ck_fn)buzhash64_scan_avx512, CK_CPU_AVX512F},
+    {"avx2", (ck_fn)buzhash64_scan_avx2, CK_CPU_AVX2},
+#endif
+#if CK_AARCH64
+    {"neon", (ck_fn)buzhash64_scan_neon, CK_CPU_NEON},
+#endif
+    {"blockwise", (ck_fn)buzhash64_scan_blockwise, 0},
+    {"scalar", (ck_fn)buzhash64_scan_scalar, 0},
+};
+
+const size_t buzhash64_kernel_count = sizeof buzhash64_kernels / sizeof buzhash64_kernels[0];

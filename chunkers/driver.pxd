@@ -1,0 +1,15 @@
+from chunkers._native cimport ck_params, ck_scanner, ck_kernel
+
+cdef class Chunker:
+    cdef ck_params params
+    cdef ck_scanner scanner
+    cdef bint ready
+    cdef readonly str name
+    cdef readonly str kernel
+    cdef readonly tuple params_tuple
+
+    cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,
+                    int nc_level, size_t window)
+
+cdef list kernel_table(const ck_kernel *kernels, size_t count)
+cdef size_t kernel_index(const ck_kernel *kernels, size_t count, str name) except? 0

@@ -1,0 +1,231 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""The common chunking driver: sources, buffering and the chunk stream.
+
+Every content-defined chunker derives from :class:`Chunker`. The cut
+decisions are made in C (``csrc/driver.c``, spec 01 §5 and 03 §6); this module
+feeds it bytes from memory, binary file objects or raw file descriptors and
+yields :class:`Chunk` records. Cut points never depend on how reads are split
+(spec 01 §7).
+"""
+
+import os
+from typing import NamedTuple
+
+from libc.string cimport memmove
+from libc.stdint cimport uint8_t
+from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_next_cut, ck_all_zero,
+                               ck_cpu_features, ck_cpu_feature_name, CK_CPU_FEATURE_COUNT,
+                               CK_NEED_MORE, CK_SCAN_FAILED)
+
+READ_SIZE = 1 << 20
+"""Bytes requested per read from a stream source, at least (the free buffer space)."""
+
+
+class Chunk(NamedTuple):
+    """One chunk of the input stream (spec 01 §8).
+
+    ``data``: the chunk's bytes (``memoryview`` into the caller's buffer for
+    in-memory sources, ``bytes`` for streams), or ``None`` when every byte is
+    zero (borg's CH_ALLOC: only the size is delivered). ``size``: length in
+    bytes, always > 0. ``all_zero``: True iff every byte of the chunk is zero.
+    """
+
+    data: object
+    size: int
+    all_zero: bool
+
+    def tobytes(self) -> bytes:
+        """The chunk's bytes, zeros included (``size`` bytes)."""
+        return bytes(self.size) if self.data is None else bytes(self.data)
+
+
+def cpu_features():
+    """The CPU features usable here (and saved by the OS), as a frozenset of names."""
+    cdef unsigned f = ck_cpu_features()
+    return frozenset(ck_cpu_feature_name(i).decode() for i in range(CK_CPU_FEATURE_COUNT) if f & (1u << i))
+
+
+cdef list kernel_table(const ck_kernel *kernels, size_t count):
+    """(name, built, required feature names) for each kernel of a family's C registry."""
+    cdef size_t i
+    cdef unsigned b
+    out = []
+    for i in range(count):
+        needs = tuple(ck_cpu_feature_name(b).decode() for b in range(CK_CPU_FEATURE_COUNT)
+                      if kernels[i].cpu & (1u << b))
+        out.append((kernels[i].name.decode(), kernels[i].fn != NULL, needs))
+    return out
+
+
+cdef size_t kernel_index(const ck_kernel *kernels, size_t count, str name) except? 0:
+    """Index of the kernel called ``name`` in a family's C registry (it must be there)."""
+    cdef size_t i
+    for i in range(count):
+        if kernels[i].name.decode() == name:
+            return i
+    raise KeyError(name)
+
+
+cdef class Chunker:
+    """Base of the content-defined chunkers: owns the driver parameters and hooks.
+
+    Subclasses fill ``scanner`` and call ``set_driver`` at the end of their
+    constructor; a chunker whose construction did not complete refuses to
+    chunk, and a constructed one cannot be re-initialized.
+    """
+
+    cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,
+                    int nc_level, size_t window):
+        self.params.min_size = min_size
+        self.params.max_size = max_size
+        self.params.mask_s = masks.strict
+        self.params.mask_l = masks.loose
+        self.params.normal_size = min(masks.normal_size, <size_t>-1)
+        self.params.nc = nc_level > 0
+        self.params.window = window
+        self.name = name
+        self.params_tuple = params_tuple
+        self.ready = True
+
+    def _check_fresh(self):
+        if self.ready:
+            raise TypeError(f"{type(self).__name__} is already initialized")
+
+    @property
+    def min_size(self):
+        """Minimum chunk size in bytes, 2**chunk_min_exp."""
+        return self.params.min_size
+
+    @property
+    def max_size(self):
+        """Maximum chunk size in bytes, 2**chunk_max_exp."""
+        return self.params.max_size
+
+    @property
+    def normal_size(self):
+        """Offset in bytes below which the strict mask applies (0 when nc_level is 0)."""
+        return self.params.normal_size if self.params.nc else 0
+
+    def __repr__(self):
+        return f"<{type(self).__name__} {self.params_tuple!r} kernel={self.kernel!r}>"
+
+    def chunkify(self, source):
+        """Cut ``source`` into chunks; yields :class:`Chunk` in stream order.
+
+        ``source``: a bytes-like object (scanned in place, zero copy), a binary
+        file object with ``readinto`` or ``read``, or an ``int`` file
+        descriptor. Empty input yields nothing. Chunks concatenate to the
+        input; each non-final chunk is within the chunker's size bounds.
+        Raises TypeError for other sources, OSError / ValueError when a read
+        fails or a reader misbehaves (chunks already yielded stay valid), and
+        RuntimeError if the AES backend fails during a scan.
+        """
+        if not self.ready:
+            raise TypeError(f"{type(self).__name__} was not initialized")
+        if isinstance(source, int) and not isinstance(source, bool):
+            return self._stream(_FdReader(source))
+        try:
+            view = memoryview(source)
+        except TypeError:
+            view = None
+        if view is not None:
+            return self._memory(view)
+        if hasattr(source, "readinto"):
+            return self._stream(_ReadintoReader(source))
+        if hasattr(source, "read"):
+            return self._stream(_ReadReader(source))
+        raise TypeError(f"cannot chunk a {type(source).__name__}: need bytes-like, a binary file or an fd")
+
+    def _memory(self, view):
+        if not view.c_contiguous:
+            raise ValueError("in-memory source must be C-contiguous")
+        view = view.cast("B") if view.format != "B" or view.ndim != 1 else view
+        cdef const uint8_t[::1] data = view
+        cdef size_t n = data.shape[0], pos = 0, r
+        cdef ck_cursor cur
+        cur.started = 0
+        while pos < n:
+            r = ck_next_cut(&self.params, &self.scanner, &cur, &data[pos], n - pos, 1)
+            if r == CK_SCAN_FAILED:
+                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            if ck_all_zero(&data[pos], r):
+                yield Chunk(None, r, True)
+            else:
+                yield Chunk(view[pos:pos + r], r, False)
+            pos += r
+
+    def _stream(self, reader):
+        cdef size_t cap = self.params.max_size + READ_SIZE
+        buf = bytearray(cap)
+        bview = memoryview(buf)
+        cdef uint8_t[::1] mem = bview
+        cdef uint8_t *base = &mem[0]
+        cdef size_t start = 0, end = 0, r, got
+        cdef int eof = 0
+        cdef ck_cursor cur
+        cur.started = 0
+        while True:
+            r = ck_next_cut(&self.params, &self.scanner, &cur, base + start, end - start, eof)
+            if r == CK_SCAN_FAILED:
+                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            if r != CK_NEED_MORE:
+                if ck_all_zero(base + start, r):
+                    yield Chunk(None, r, True)
+                else:
+                    yield Chunk(bytes(bview[start:start + r]), r, False)
+                start += r
+                continue
+            if eof:
+                return
+            if cap - end < READ_SIZE and start > 0:
+                memmove(base, base + start, end - start)
+                end -= start
+                start = 0
+            got = reader(bview[end:cap])
+            if got == 0:
+                eof = 1
+            end += got
+
+
+cdef class _FdReader:
+    cdef int fd
+
+    def __init__(self, fd):
+        self.fd = fd
+
+    def __call__(self, view):
+        return os.readv(self.fd, [view])
+
+
+cdef class _ReadintoReader:
+    cdef object readinto
+
+    def __init__(self, f):
+        self.readinto = f.readinto
+
+    def __call__(self, view):
+        got = self.readinto(view)
+        if got is None:
+            raise BlockingIOError("source has no data ready (non-blocking reader returned None)")
+        if not 0 <= got <= len(view):
+            raise ValueError(f"reader returned {got} for a {len(view)}-byte buffer")
+        return got
+
+
+cdef class _ReadReader:
+    cdef object read
+
+    def __init__(self, f):
+        self.read = f.read
+
+    def __call__(self, view):
+        data = self.read(len(view))
+        if data is None:
+            raise BlockingIOError("source has no data ready (non-blocking reader returned None)")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"reader returned {type(data).__name__}, expected bytes (is the file opened in binary mode?)")
+        got = len(data)
+        if got > len(view):
+            raise ValueError(f"reader returned {got} bytes for a {len(view)}-byte request")
+        view[:got] = data
+        return got

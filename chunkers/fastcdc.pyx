@@ -1,0 +1,108 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""fastcdc: keyed Gear hash, high-bit masks, the window-less driver (spec 02).
+
+Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
+``avx2`` and ``avx512`` (x86-64), ``neon`` (aarch64); see csrc/fastcdc/.
+"""
+
+from libc.stdint cimport uint8_t, uint64_t, int64_t
+from chunkers._native cimport ck_kernel, ck_scanner
+from chunkers.driver cimport Chunker, kernel_table, kernel_index
+
+from chunkers.kernels import Family, register, resolve
+from chunkers.params import check_common, check_key, nc_masks
+
+cdef extern from "csrc/fastcdc/fastcdc.h":
+    ctypedef int64_t (*fastcdc_scan_fn)(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp,
+                                        uint64_t mask) nogil
+    ctypedef struct fastcdc_ctx:
+        uint64_t gear[256]
+        fastcdc_scan_fn scan
+    void fastcdc_scanner(const fastcdc_ctx *ctx, ck_scanner *sc)
+    int fastcdc_gear_table(const uint8_t *key, uint64_t *gear)
+    const ck_kernel fastcdc_kernels[]
+    const size_t fastcdc_kernel_count
+
+KERNELS = kernel_table(fastcdc_kernels, fastcdc_kernel_count)
+"""(name, built, required CPU features) for every fastcdc kernel known on this target."""
+
+# Default kernel: the first of these that runs here (measured with `python -m chunkers bench`; see README).
+DEFAULT_ORDER = ("avx512", "avx2", "neon", "blockwise", "scalar")
+
+register(Family("fastcdc", "CHUNKERS_FASTCDC_KERNEL", KERNELS, DEFAULT_ORDER))
+
+cdef const uint8_t _EMPTY[1]
+
+
+cdef fastcdc_scan_fn _kernel(str name) except NULL:
+    return <fastcdc_scan_fn>fastcdc_kernels[kernel_index(fastcdc_kernels, fastcdc_kernel_count, name)].fn
+
+
+cdef _fill_gear(key, uint64_t *gear):
+    check_key(key)
+    cdef const uint8_t[::1] k = key
+    if fastcdc_gear_table(&k[0], gear):
+        raise MemoryError("fastcdc: OpenSSL could not set up the key stream")
+
+
+def gear_table(key):
+    """The keyed Gear table (spec 02 §2): 256 u64 ints, from a 32-byte ``key``.
+
+    Raises TypeError if ``key`` is not bytes, ValueError if not 32 bytes long.
+    """
+    cdef uint64_t gear[256]
+    _fill_gear(key, gear)
+    return [gear[i] for i in range(256)]
+
+
+def scan(gear, data, uint64_t state, uint64_t mask, kernel):
+    """Run one fastcdc scan kernel (spec 02 §4) over all of ``data``.
+
+    ``gear``: 256 u64 ints; ``data``: bytes-like, fed from index 0 to
+    len(data) - 1; ``state``: the Gear state before data[0]; ``mask``: any
+    u64; ``kernel``: a kernel name. Returns ``(index, exit_state)``: index of
+    the first byte after which ``(state & mask) == 0``, with the state after
+    that byte; or ``(-1, state after all bytes)``. Raises ValueError if the
+    kernel cannot run here or ``gear`` is not 256 entries.
+    """
+    if kernel is None:
+        raise TypeError("scan needs an explicit kernel name")
+    cdef fastcdc_scan_fn fn = _kernel(resolve("fastcdc", kernel))
+    if len(gear) != 256:
+        raise ValueError(f"gear table must have 256 entries, got {len(gear)}")
+    cdef uint64_t g[256]
+    for i in range(256):
+        g[i] = gear[i]
+    cdef const uint8_t[::1] d = memoryview(data).cast("B")
+    cdef size_t n = d.shape[0]
+    cdef uint64_t st = state
+    cdef int64_t r = fn(g, &d[0] if n else _EMPTY, n, &st, mask)
+    return r, st
+
+
+cdef class FastCDC(Chunker):
+    """fastcdc chunker (spec 02), compatible with borg 2.0.0b25's ChunkerFastCDC.
+
+    ``key``: 32 bytes. ``chunk_min_exp`` / ``chunk_max_exp``: chunk sizes
+    2**min (exclusive lower bound of hash cuts: chunks are at least
+    2**min + 1 bytes except the last) and 2**max bytes. ``hash_mask_bits``:
+    cut probability 2**-bits per byte (high-bit mask). ``nc_level``:
+    normalized chunking level; ``normal_size``: bytes (0 = automatic).
+    ``kernel``: scan kernel name, else $CHUNKERS_FASTCDC_KERNEL, else the
+    default. Raises ValueError (kernel cannot run, bad key length, rule of
+    spec 01 §4.1 broken) or TypeError (non-bytes key, non-int parameter).
+    """
+
+    cdef fastcdc_ctx ctx
+
+    def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level=0, normal_size=0, *,
+                 kernel=None):
+        self._check_fresh()
+        name = resolve("fastcdc", kernel)
+        _fill_gear(key, self.ctx.gear)
+        min_size, max_size = check_common(chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size)
+        self.ctx.scan = _kernel(name)
+        fastcdc_scanner(&self.ctx, &self.scanner)
+        self.kernel = name
+        self.set_driver("fastcdc", ("fastcdc", chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level),
+                        min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, True), nc_level, 0)

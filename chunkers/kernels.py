@@ -1,0 +1,122 @@
+"""Scan-kernel inventory and selection (spec 01 §11, 06 §8.5).
+
+A kernel is chosen per chunker family by the ``kernel=`` argument or, when
+that is None, by the family's environment variable; unset or empty means the
+family's default for this platform. A named kernel is a demand: if it cannot
+run here, :func:`resolve` raises ValueError saying which of three reasons
+applies, and never falls back.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+from typing import NamedTuple
+
+UNKNOWN = "not a kernel of this build"
+NOT_BUILT = "not compiled into this build (needs a newer compiler)"
+NO_CPU = "this CPU does not support it"
+
+
+class Family(NamedTuple):
+    """A chunker family's kernel registry."""
+
+    name: str
+    env_var: str
+    kernels: list          # (name, built, required CPU features) in the order shown in errors
+    default_order: tuple   # preference list for the default, first runnable wins
+
+
+class KernelStatus(NamedTuple):
+    """One row of :func:`kernels`: can ``kernel`` of ``family`` run here, and if not, why."""
+
+    family: str
+    kernel: str
+    runs: bool
+    reason: str | None     # None when it runs; else UNKNOWN / NOT_BUILT / NO_CPU text with detail
+    default: bool          # the kernel used when none is named
+
+
+_FAMILIES: dict[str, Family] = {}
+
+
+def register(family: Family) -> None:
+    """Add a family's registry (called by each chunker module at import)."""
+    _FAMILIES[family.name] = family
+
+
+def families() -> list[str]:
+    """Names of the registered chunker families (the ones with scan kernels)."""
+    import chunkers  # noqa: F401  (importing the package registers every family)
+    return list(_FAMILIES)
+
+
+def _family(name: str) -> Family:
+    families()
+    try:
+        return _FAMILIES[name]
+    except KeyError:
+        raise ValueError(f"unknown chunker family {name!r}; known: {', '.join(_FAMILIES)}") from None
+
+
+def _cpu_features() -> frozenset:
+    from chunkers.driver import cpu_features
+    return cpu_features()
+
+
+def why_not(family: str, kernel: str) -> str | None:
+    """None if ``kernel`` of ``family`` can run here, else the reason (with detail)."""
+    fam = _family(family)
+    for name, built, needs in fam.kernels:
+        if name == kernel:
+            if not built:
+                return NOT_BUILT
+            missing = [f for f in needs if f not in _cpu_features()]
+            return f"{NO_CPU} (lacks {', '.join(missing)})" if missing else None
+    return f"{UNKNOWN} ({platform.machine()})"
+
+
+def default(family: str) -> str:
+    """The kernel used when none is named: the first runnable of the family's preference list."""
+    fam = _family(family)
+    for name in fam.default_order:
+        if why_not(family, name) is None:
+            return name
+    raise AssertionError(f"{family}: no runnable default kernel")  # the portable ones always run
+
+
+def resolve(family: str, requested: str | None = None) -> str:
+    """The kernel to use for ``family``: ``requested``, else the env var, else the default.
+
+    Names are stripped and lowercased. Raises ValueError naming the source
+    (argument or variable), the value in repr form, the reason (not a kernel
+    of this build / not compiled into this build / this CPU does not support
+    it) and the valid names, when the named kernel cannot run here.
+    """
+    fam = _family(family)
+    source = "kernel"
+    if requested is None:
+        requested = os.environ.get(fam.env_var, "")
+        source = fam.env_var
+    if not isinstance(requested, str):
+        raise TypeError(f"kernel must be a str or None, not {type(requested).__name__}")
+    name = requested.strip().lower()
+    if not name:
+        return default(family)
+    reason = why_not(family, name)
+    if reason is not None:
+        valid = ", ".join(k[0] for k in fam.kernels)
+        raise ValueError(f"{source}={requested!r}: {reason}. Valid values: {valid}")
+    return name
+
+
+def kernels() -> list[KernelStatus]:
+    """The inventory: every family and every kernel name known on this architecture,
+    whether it runs here, and if not, why."""
+    rows = []
+    for fam in families():
+        dflt = default(fam)
+        for name, _built, _needs in _FAMILIES[fam].kernels:
+            reason = why_not(fam, name)
+            rows.append(KernelStatus(fam, name, reason is None, reason, name == dflt))
+    return rows

@@ -1,0 +1,195 @@
+"""Chunker parameters: masks, normalized chunking, validation, parsing.
+
+Implements spec 01 §3 (masks and the normal size), §4.1 (constructor checks)
+and §4.2 (the ``--chunker-params`` string syntax of borg 2.0.0b25).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+MAX_DATA_SIZE = 20_971_479
+"""Largest permitted max_size in bytes (borg's MAX_DATA_SIZE, spec 01 §4.1)."""
+
+AES_CHUNKERS = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
+
+_U64 = (1 << 64) - 1
+
+
+class ParamsError(ValueError):
+    """A chunker parameter string or constructor argument breaks a rule of spec 01 §4."""
+
+
+def mask(bits: int, high: bool) -> int:
+    """The u64 mask of ``bits`` bits (spec 01 §3.1).
+
+    ``bits <= 0`` gives 0, ``bits >= 64`` all ones; otherwise the ``bits`` low
+    bits, or with ``high`` the ``bits`` most significant bits.
+    """
+    if bits <= 0:
+        return 0
+    if bits >= 64:
+        return _U64
+    low = (1 << bits) - 1
+    return (low << (64 - bits)) & _U64 if high else low
+
+
+class Masks(NamedTuple):
+    """The strict and loose masks and the normal size in bytes (spec 01 §3.2)."""
+
+    strict: int
+    loose: int
+    normal_size: int
+
+
+def nc_masks(hash_mask_bits: int, nc_level: int, normal_size: int, high: bool) -> Masks:
+    """Masks for normalized chunking level ``nc_level`` (spec 01 §3.2).
+
+    With ``nc_level == 0`` both masks are ``mask(hash_mask_bits)`` and the
+    normal size is forced to 0 (``normal_size`` is ignored). Otherwise strict
+    has ``hash_mask_bits + nc_level`` bits, loose ``hash_mask_bits - nc_level``,
+    and a zero ``normal_size`` becomes ``2**b - 2**(b - nc_level)`` (mod 2**64).
+    """
+    if nc_level == 0:
+        m = mask(hash_mask_bits, high)
+        return Masks(m, m, 0)
+    if not normal_size:
+        normal_size = ((1 << hash_mask_bits) - (1 << (hash_mask_bits - nc_level))) & _U64
+    return Masks(mask(hash_mask_bits + nc_level, high), mask(hash_mask_bits - nc_level, high), normal_size)
+
+
+def _require_int(name: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if not low <= value <= high:
+        raise ParamsError(f"{name}={value} is out of range [{low}, {high}]")
+    return value
+
+
+def check_common(chunk_min_exp: int, chunk_max_exp: int, hash_mask_bits: int, nc_level: int,
+                 normal_size: int = 0) -> tuple[int, int]:
+    """The common constructor checks of spec 01 §4.1, in its order.
+
+    Returns ``(min_size, max_size)`` in bytes. Raises TypeError for non-int
+    arguments and ParamsError (a ValueError) naming the broken rule.
+    """
+    _require_int("chunk_min_exp", chunk_min_exp, 0, 62)
+    _require_int("chunk_max_exp", chunk_max_exp, 0, 62)
+    _require_int("hash_mask_bits", hash_mask_bits, -(1 << 31), (1 << 31) - 1)
+    _require_int("nc_level", nc_level, -(1 << 31), (1 << 31) - 1)
+    _require_int("normal_size", normal_size, 0, _U64)
+    min_size, max_size = 1 << chunk_min_exp, 1 << chunk_max_exp
+    if max_size > MAX_DATA_SIZE:
+        raise ParamsError(f"max size 2**{chunk_max_exp} exceeds {MAX_DATA_SIZE} bytes (chunk_max_exp <= 24)")
+    if min_size + 1 > max_size:
+        raise ParamsError(f"min size 2**{chunk_min_exp} + 1 must not exceed max size 2**{chunk_max_exp}")
+    if nc_level < 0:
+        raise ParamsError(f"nc_level={nc_level} must be >= 0")
+    if hash_mask_bits - nc_level < 1:
+        raise ParamsError(f"hash_mask_bits - nc_level = {hash_mask_bits - nc_level} must be >= 1")
+    if hash_mask_bits + nc_level > 48:
+        raise ParamsError(f"hash_mask_bits + nc_level = {hash_mask_bits + nc_level} must be <= 48")
+    return min_size, max_size
+
+
+def check_window(hash_window_size: int, chunk_min_exp: int, chunk_max_exp: int) -> None:
+    """The windowed chunkers' first check: ``w + min_size + 1 <= max_size`` (spec 03 §1, 04 A.2).
+
+    Windows below 1 are rejected too (borg leaves them undefined).
+    """
+    _require_int("hash_window_size", hash_window_size, 1, MAX_DATA_SIZE)
+    _require_int("chunk_min_exp", chunk_min_exp, 0, 62)
+    _require_int("chunk_max_exp", chunk_max_exp, 0, 62)
+    if hash_window_size + (1 << chunk_min_exp) + 1 > (1 << chunk_max_exp):
+        raise ParamsError(f"window {hash_window_size} + min size 2**{chunk_min_exp} + 1 "
+                          f"must not exceed max size 2**{chunk_max_exp}")
+
+
+def check_key(key) -> bytes:
+    """A chunker key must be ``bytes`` of length 32 (spec 01 §9): TypeError / ValueError otherwise."""
+    if not isinstance(key, bytes):
+        raise TypeError(f"key must be bytes, not {type(key).__name__}")
+    if len(key) != 32:
+        raise ValueError(f"key must be 32 bytes (256 bits), got {len(key)}")
+    return key
+
+
+def _ints(fields: list[str]) -> list[int]:
+    try:
+        return [int(f) for f in fields]
+    except ValueError:
+        raise ParamsError(f"chunker params must be integers: {','.join(fields)!r}") from None
+
+
+def _check_cdc(name: str, lo: int, hi: int, mask_bits: int) -> None:
+    if not lo <= mask_bits <= hi:
+        raise ParamsError(f"{name}: need chunk_min <= chunk_mask <= chunk_max, got {lo}, {mask_bits}, {hi}")
+    if lo < 6:
+        raise ParamsError(f"{name}: chunk_min must be >= 6, got {lo}")
+    if hi > 23:
+        raise ParamsError(f"{name}: chunk_max must be <= 23, got {hi}")
+
+
+def _check_nc(name: str, mask_bits: int, nc: int) -> None:
+    if nc < 0 or mask_bits - nc < 1 or mask_bits + nc > 48:
+        raise ParamsError(f"{name}: need nc_level >= 0, chunk_mask - nc_level >= 1 and "
+                          f"chunk_mask + nc_level <= 48, got chunk_mask={mask_bits}, nc_level={nc}")
+
+
+def parse_params(s) -> tuple:
+    """Parse borg's ``--chunker-params`` syntax (spec 01 §4.2) into a params tuple.
+
+    ``"fastcdc,19,23,21,2"`` gives ``("fastcdc", 19, 23, 21, 2)``; the other
+    forms are ``buzhash64,min,max,mask,window,nc``, ``buzhash,min,max,mask,window``
+    (or the nameless borg 1.x form ``min,max,mask,window``),
+    ``rabin-aes|goldilocks-aes|toeplitz-aes,min,max,mask,nc``,
+    ``fixed,block[,header]``, ``fail,block,map`` and ``default``. A list or
+    tuple is returned unchanged as a tuple. Raises ParamsError (a ValueError)
+    naming the first broken rule, in the spec's order.
+    """
+    if isinstance(s, (list, tuple)):
+        return tuple(s)
+    if not isinstance(s, str):
+        raise TypeError(f"chunker params must be a str, not {type(s).__name__}")
+    fields = s.strip().split(",")
+    count = len(fields)
+    name = fields[0].lower()
+    if name == "fail" and count == 3:
+        return ("fail", _ints(fields[1:2])[0], fields[2])
+    if name == "fixed" and count in (2, 3):
+        block_size, header_size = _ints(fields[1:]) + [0] * (3 - count)
+        if block_size < 64:
+            raise ParamsError(f"fixed: block_size must be >= 64, got {block_size}")
+        if block_size > MAX_DATA_SIZE:
+            raise ParamsError(f"fixed: block_size must be <= {MAX_DATA_SIZE}, got {block_size}")
+        if header_size > MAX_DATA_SIZE:
+            raise ParamsError(f"fixed: header_size must be <= {MAX_DATA_SIZE}, got {header_size}")
+        return ("fixed", block_size, header_size)
+    if name == "default" and count == 1:
+        return ("default",)
+    if name == "buzhash64":
+        if count != 6:
+            raise ParamsError("buzhash64 params must be buzhash64,chunk_min,chunk_max,chunk_mask,window_size,nc_level")
+        lo, hi, mask_bits, window, nc = _ints(fields[1:])
+        _check_cdc(name, lo, hi, mask_bits)
+        if window + (1 << lo) + 1 > (1 << hi):
+            raise ParamsError(f"buzhash64: need window_size + 2**chunk_min + 1 <= 2**chunk_max, got "
+                              f"window_size={window}")
+        _check_nc(name, mask_bits, nc)
+        return (name, lo, hi, mask_bits, window, nc)
+    if name == "fastcdc" or name in AES_CHUNKERS:
+        if count != 5:
+            raise ParamsError(f"{name} params must be {name},chunk_min,chunk_max,chunk_mask,nc_level")
+        lo, hi, mask_bits, nc = _ints(fields[1:])
+        _check_cdc(name, lo, hi, mask_bits)
+        if lo >= hi:
+            raise ParamsError(f"{name}: need chunk_min < chunk_max, got {lo}, {hi}")
+        _check_nc(name, mask_bits, nc)
+        return (name, lo, hi, mask_bits, nc)
+    if (name == "buzhash" and count == 5) or (count == 4 and all(f.strip().isdecimal() for f in fields)):
+        lo, hi, mask_bits, window = _ints(fields[-4:])
+        _check_cdc("buzhash", lo, hi, mask_bits)
+        if window % 2 == 0:
+            raise ParamsError(f"buzhash: window_size must be odd, got {window}")
+        return ("buzhash", lo, hi, mask_bits, window)
+    raise ParamsError(f"invalid chunker params: {s!r}")

@@ -1,0 +1,1 @@
+"""Conformance suite for the chunkers package: reference model, inputs and tests."""

@@ -1,0 +1,40 @@
+"""Build of the Cython extensions and their C11 kernels (see README: "Adding a kernel tier").
+
+Every C file of a family is compiled into that family's extension; the
+x86-64 tiers carry per-function target attributes and are chosen at run time,
+so the baseline flags stay portable. neon sources compile to nothing off
+aarch64 (guarded by CK_AARCH64).
+"""
+
+import glob
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra"]
+# An instrumented build (python -m fuzz build) replaces the optimisation flags.
+if os.environ.get("CHUNKERS_CFLAGS"):
+    CFLAGS = ["-std=c11", "-Wall", "-Wextra", *os.environ["CHUNKERS_CFLAGS"].split()]
+
+
+def c_sources(*patterns):
+    return sorted(f for p in patterns for f in glob.glob(os.path.join("chunkers", "csrc", p)))
+
+
+def extension(name, *patterns, libraries=()):
+    return Extension(
+        f"chunkers.{name}",
+        [f"chunkers/{name}.pyx", *c_sources(*patterns)],
+        extra_compile_args=CFLAGS,
+        libraries=list(libraries),
+    )
+
+
+extensions = [
+    extension("driver", "driver.c", "cpu.c"),
+    extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
+    extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
+]
+
+setup(ext_modules=cythonize(extensions, language_level=3, compiler_directives={"embedsignature": True}))
