@@ -51,6 +51,8 @@ EDGE = {
     "buzhash64": [(("buzhash64", 6, 7, 4, 63, 0), 0), (("buzhash64", 0, 2, 1, 2, 0), 0),
                   (("buzhash64", 6, 10, 5, 64, 2), 64), (("buzhash64", 6, 10, 5, 64, 2), 900),
                   (("buzhash64", 6, 10, 5, 1, 3), 5000)],
+    "aes": [(("toeplitz-aes", 6, 7, 3, 0), 0), (("rabin-aes", 6, 10, 5, 2), 65), (("goldilocks-aes", 6, 10, 5, 2), 64),
+            (("toeplitz-aes", 6, 10, 5, 2), 1024), (("rabin-aes", 6, 10, 5, 3), 5000)],
 }
 
 
@@ -67,13 +69,14 @@ def test_edge_params(family_kernel):
 
 
 def _search(params, accept, size, normal_size=0, tries=200000, seed=SEED):
-    """Inputs whose first chunk length the scalar kernel accepts, with the model's size list
+    """Inputs whose first chunk length the reference kernel accepts, with the model's size list
     (the expected values come from the model, which must agree with the acceptance)."""
     rng = random.Random(seed)
     found = []
+    reference = next(f.reference for f in FAMILIES.values() if params[0] in f.chunkers)
     for i in range(tries):
         key, data = f"R{i % 16}", rng.randbytes(size)
-        first = chunk_sizes(params, data, key, "scalar", normal_size)[0]
+        first = chunk_sizes(params, data, key, reference, normal_size)[0]
         if accept(first, found):
             found.append((key, data, model_sizes(params, data, key, normal_size)))
             if len(found) == accept.wanted:
@@ -97,6 +100,7 @@ PLANTED = {
     # fastcdc cut needs a Gear entry that passes the strict mask on its own.
     "fastcdc": (("fastcdc", 6, 9, 8, 1), (65, 66, 129, 511, 512)),
     "buzhash64": (("buzhash64", 6, 9, 8, 16, 1), (64, 65, 129, 495, 512)),
+    "aes": (("toeplitz-aes", 6, 9, 8, 1), (65, 66, 129, 511, 512)),
 }
 
 
@@ -108,7 +112,7 @@ def planted(family):
 
 def test_cuts_planted_at_boundaries(family_kernel):
     family, kernel = family_kernel
-    params, found = planted(FAMILIES[family].chunkers[0])
+    params, found = planted(family)
     assert sorted(f[2][0] for f in found) == sorted(PLANTED[family][1]), "the model disagrees with a planted cut"
     for key, data, want in found:
         m = chunk_mismatch(params, data, want, key=key, kernel=kernel, source=f"planted cut at {want[0]}")

@@ -56,14 +56,18 @@ int64_t aes_scan_arm64(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *s
 #endif
 
 /* Built only with compilers that have the intrinsics (06 §8.4); otherwise the
- * registry lists the name with fn == NULL ("not compiled into this build"). */
+ * registry lists the name with fn == NULL ("not compiled into this build").
+ * aes-arm64 needs the crypto extension per function (gcc >= 6; clang's
+ * arm_neon.h hides the AES intrinsics unless the whole build targets it up
+ * to clang 15, checked with clang 14) or build-wide, and a little-endian target. */
 #if CK_X86_64 && (defined(__clang__) ? __clang_major__ >= 14 : __GNUC__ >= 11)
 #define AES_HAVE_VAES 1
 #else
 #define AES_HAVE_VAES 0
 #endif
-#if CK_AARCH64 && (defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO) || \
-                   (defined(__clang__) ? __clang_major__ >= 14 : __GNUC__ >= 6))
+#if CK_AARCH64 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    (defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO) || \
+     (defined(__clang__) ? __clang_major__ >= 16 : __GNUC__ >= 6))
 #define AES_HAVE_ARM64 1
 #else
 #define AES_HAVE_ARM64 0

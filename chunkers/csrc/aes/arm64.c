@@ -3,8 +3,8 @@
  * adds the round key before SubBytes/ShiftRows, so round r uses rk[r] and the
  * last one ends with a plain XOR of rk[10]. The crypto extension is enabled
  * per function (gcc needs "+crypto"; "+aes" does not enable the intrinsics
- * there) unless the whole build already targets it. Little-endian only: the
- * digest's LE64 bytes are lane 0 of the block. */
+ * there; clang spells it "aes") unless the whole build already targets it.
+ * Little-endian only: the digest's LE64 bytes are lane 0 of the block. */
 #include "lanes.h"
 
 #if CK_AARCH64 && AES_HAVE_ARM64
