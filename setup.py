@@ -28,6 +28,7 @@ def extension(name, *patterns, libraries=()):
         [f"chunkers/{name}.pyx", *c_sources(*patterns)],
         extra_compile_args=CFLAGS,
         libraries=list(libraries),
+        depends=sorted(glob.glob(os.path.join("chunkers", "csrc", "**", "*.h"), recursive=True)),
     )
 
 
