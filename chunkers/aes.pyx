@@ -18,7 +18,7 @@ from libc.string cimport memcpy
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, kernel_table, kernel_index
 
-from chunkers.kernels import Family, register, resolve
+from chunkers.registry import Family, register, resolve
 from chunkers.params import ParamsError, check_common, check_key, nc_masks
 
 cdef extern from "csrc/aes/aes.h":
@@ -82,10 +82,11 @@ cdef extern from "csrc/aes/uhf.h":
 KERNELS = kernel_table(aes_kernels, aes_kernel_count)
 """(name, built, required CPU features) for every AES kernel known on this target."""
 
-# Default kernel: the first of these that runs here (measured with `python -m chunkers bench`; see README).
-DEFAULT_ORDER = ("vaes256", "vaes", "aes-ni", "aes-arm64", "evp")
+# Default kernel per architecture, the first runnable wins (measured with `python -m chunkers bench`,
+# README "Benchmarks"): the wide VAES paths beat 128-bit AES-NI, which beats OpenSSL's batched ECB.
+DEFAULTS = {"x86_64": ("vaes", "vaes256", "aes-ni", "evp"), "aarch64": ("aes-arm64", "evp"), "*": ("evp",)}
 
-register(Family("aes", "CHUNKERS_AES_KERNEL", KERNELS, DEFAULT_ORDER))
+register(Family("aes", "CHUNKERS_AES_KERNEL", KERNELS, DEFAULTS))
 
 NAMES = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
 """The AES chunker names (spec 06), also their parameter-string names."""

@@ -13,7 +13,7 @@ import pytest
 
 import chunkers
 from chunkers import aes as caes
-from chunkers.kernels import NO_CPU, NOT_BUILT, UNKNOWN
+from chunkers.registry import NO_CPU, NOT_BUILT, UNKNOWN
 from chunkers.params import ParamsError
 from conformance import catalogue
 from conformance.engine import bounds_violations, chunk_mismatch, model_sizes
