@@ -3,6 +3,8 @@ identity of every path with evp and with the model for the three chunkers and
 nc_level 0..3, split invariance, construction checks in their order, kernel
 selection, parameter strings, and the error on a failing portable cipher."""
 
+import ast
+import hashlib
 import io
 import os
 import random
@@ -17,6 +19,9 @@ from chunkers.registry import NO_CPU, NOT_BUILT, UNKNOWN
 from chunkers.params import ParamsError
 from conformance import catalogue
 from conformance.engine import bounds_violations, chunk_mismatch, model_sizes
+from conformance.spec_values import (AES_SC, KEYS, LCG, SPEC_10_CONST, SPEC_10_GRID, SPEC_10_LCG, SPEC_10_TINY, cuts_of,
+                                     ends_sha256, ints, md_rows, tup)
+from conformance.tests import test_model_spec as model_spec      # its parser of spec 10 §6
 from conformance.tests.params import kernel_params
 
 KERNELS = kernel_params(["aes"])
@@ -171,3 +176,63 @@ def test_evp_failure_stops_chunking(name):
     assert chunker.chunk_sizes(data[:64]) == [64]             # no scan, no cipher: the short final chunk
     with pytest.raises(RuntimeError):
         chunker.chunk_sizes(io.BytesIO(data))
+
+
+# ---------------------------------------------------------------- spec 10 chunk ends, on every path
+
+@pytest.mark.parametrize("family_kernel", KERNELS)
+@pytest.mark.parametrize("row", model_spec._chunk_rows(), ids=lambda r: "%s-%s-%s" % (r[1], r[2], r[0]))
+def test_chunk_ends_10_6(family_kernel, row):
+    params, name, keyname, first12, count, sha = row
+    ends = cuts_of(caes.CHUNKERS[name](KEYS[keyname], *params, kernel=family_kernel[1]).chunk_sizes(AES_SC()))
+    assert ends[:12] == ints(first12)
+    assert len(ends) == int(count)
+    assert ends_sha256(ends) == sha.strip("`")
+
+
+@pytest.mark.parametrize("family_kernel", KERNELS)
+@pytest.mark.parametrize("row", md_rows(SPEC_10_CONST), ids=lambda r: "-".join(r[:3]))
+def test_constant_inputs_10_7_1(family_kernel, row):
+    name, source, params, _cut, count, first4, last2 = row
+    data = bytes([int(source.split("0x")[1], 16)]) * 300000
+    chunker = caes.CHUNKERS[name](KEYS["KZ"], *tup(params), kernel=family_kernel[1])
+    chunks = list(chunker.chunkify(data))
+    ends = cuts_of([c.size for c in chunks])
+    assert (len(ends), ends[:4], ends[-2:]) == (int(count), ints(first4), ints(last2))
+    assert all(c.all_zero == (data[0] == 0) for c in chunks)
+
+
+@pytest.mark.parametrize("family_kernel", KERNELS)
+@pytest.mark.parametrize("row", md_rows(SPEC_10_LCG), ids=lambda r: "-".join(r[:2]))
+def test_lcg_10_7_2(family_kernel, row):
+    name, params, count, first, last2 = row
+    ends = cuts_of(caes.CHUNKERS[name](KEYS["KZ"], *tup(params), kernel=family_kernel[1]).chunk_sizes(LCG()))
+    assert (len(ends), ends[:len(ints(first))], ends[-2:]) == (int(count), ints(first), ints(last2))
+
+
+@pytest.mark.parametrize("family_kernel", KERNELS)
+def test_tiny_prefixes_10_7_3(family_kernel):
+    rows = md_rows(SPEC_10_TINY)
+    assert len(rows) == 7
+    for row in rows:
+        for name, cell in zip(("toeplitz-aes", "rabin-aes", "goldilocks-aes"), row[1:]):
+            chunker = caes.CHUNKERS[name](KEYS["KZ"], 10, 16, 1, 0, kernel=family_kernel[1])
+            assert cuts_of(chunker.chunk_sizes(AES_SC()[:int(row[0])])) == ast.literal_eval(cell), (name, row[0])
+
+
+@pytest.mark.parametrize("family_kernel", KERNELS)
+@pytest.mark.parametrize("row", md_rows(SPEC_10_GRID), ids=lambda r: r[0])
+def test_frozen_grid_10_7_4(family_kernel, row):
+    """borg's regression grid: 144 runs over LCG, SHA-256 of the chunk hashes of each run, then of all."""
+    name, want = row[0], row[1].strip("`")
+    data = LCG()
+    runs = []
+    for nc in (0, 2, 3):
+        for lo in (6, 7, 11, 12):
+            for hi in (15, 17):
+                for bits in (7, 10, 12):
+                    for key in (KEYS["KA"], KEYS["KB"]):
+                        chunker = caes.CHUNKERS[name](key, lo, hi, bits, nc, kernel=family_kernel[1])
+                        runs.append(hashlib.sha256(b"".join(hashlib.sha256(c.tobytes()).digest()
+                                                            for c in chunker.chunkify(data))).digest())
+    assert hashlib.sha256(b"".join(runs)).hexdigest() == want

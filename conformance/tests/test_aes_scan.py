@@ -5,7 +5,9 @@ every lane, goldilocks edge points and canonical digests) and the portable
 path's failure handling. Every path runs here or is reported as skipped with
 the reason; evp always runs."""
 
+import hashlib
 import random
+import re
 import struct
 
 import pytest
@@ -16,6 +18,10 @@ from conformance.families import FAMILIES
 from conformance.model import aes as maes
 from conformance.model import csprng, gf2
 from conformance.model.goldilocks import P
+from conformance.spec_values import (AES_SC, SPEC_10_EDGE, SPEC_10_POSITIONS, SPEC_10_RAW, SPEC_10_WINDOWS, hexval, ints,
+                                     md_rows)
+from conformance.spec_values import KEYS as SPEC_KEYS
+from conformance.tests import test_model_spec as model_spec      # its parser of spec 10 §2
 from conformance.tests.params import kernel_params
 
 KERNELS = kernel_params(["aes"])
@@ -234,3 +240,93 @@ def test_scan_argument_errors():
         ctx.scan(bytes(100), 64, 1, 0, 0, None)
     with pytest.raises(ValueError, match="not a kernel of this build"):
         ctx.scan(bytes(100), 64, 1, 0, 0, "auto")
+
+
+# ---------------------------------------------------------------- spec 10 checkpoint values, on our C code
+
+WINDOWS = {"W0": bytes(64), "W1": bytes(range(64)), "W2": b"\xff" * 64}
+
+
+@pytest.mark.parametrize("name", caes.NAMES)
+@pytest.mark.parametrize("keyname", ["KZ", "KS", "KA"])
+def test_key_material_10_2(name, keyname):
+    spec = model_spec.SPEC_KEYS[keyname]
+    ctx = caes.AESContext(name, SPEC_KEYS[keyname])
+    assert ctx.A.hex() == spec["A"] == spec["Z32"][:32]
+    tables = ctx.tables()
+    for table, i, value in spec[name]["entries"]:
+        assert tables[table][i] == value, (table, i)
+    line = spec[name]["line"]
+    if name == "toeplitz-aes":
+        assert hashlib.sha256(struct.pack("<256Q", *ctx.material)).hexdigest() == spec["T_SHA"]
+        assert ctx.material[:2] == list(struct.unpack("<2Q", bytes.fromhex(spec["Z32"][32:])))
+    elif name == "rabin-aes":
+        rejected, p = re.search(r"(\d+) candidates rejected.*P = `0x([0-9a-f]+)`", line).groups()
+        assert (ctx.candidates_rejected, ctx.material) == (int(rejected), int(p, 16))
+    else:
+        k, k2, k64 = re.search(r"K = `0x([0-9a-f]+)`.*K2 = `([0-9a-f]+)`, K\^64 = `([0-9a-f]+)`", line).groups()
+        assert (ctx.material, tables["K2"], ctx.candidates_rejected) == (int(k, 16), int(k2, 16), 0)
+        assert tables["NOUT64"][1] == P - int(k64, 16)
+
+
+def test_rabin_candidate_counts_08_2():
+    """The four keys of spec 10 need 9, 28, 25 and 101 candidates."""
+    counts = [caes.AESContext("rabin-aes", SPEC_KEYS[k]).candidates_rejected + 1 for k in ("KZ", "KS", "KA", "KB")]
+    assert counts == [9, 28, 25, 101]
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_WINDOWS), ids=lambda r: "-".join(r[:3]))
+def test_window_digests_10_3(row):
+    name, keyname, window, digest, ciphertext, cut = row
+    ctx = caes.AESContext(name, SPEC_KEYS[keyname])
+    d = ctx.digest(WINDOWS[window])
+    assert d == hexval(digest)
+    assert ctx.encrypt(d).hex() == ciphertext.strip("`")
+    assert ctx.cut_value(d) == hexval(cut)
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_EDGE), ids=lambda r: r[0] + r[1])
+def test_goldilocks_edge_points_10_3_1(row):
+    k, window, digest, decimal = row
+    ctx = caes.AESContext.from_material("goldilocks-aes", bytes(16), K=hexval(k))
+    assert ctx.digest(WINDOWS[window]) == hexval(digest) == int(decimal)
+
+
+def _cut_value_by_probes(ctx, data, i, state, kernel):
+    """c_i read through the path's own cut test: bit b is 0 iff a 1-bit mask hits."""
+    return sum(1 << b for b in range(64) if ctx.scan(data, i, 1, state, 1 << b, kernel)[0] < 0)
+
+
+@pytest.mark.parametrize("family_kernel", KERNELS)
+@pytest.mark.parametrize("row", md_rows(SPEC_10_POSITIONS), ids=lambda r: "-".join(r[:3]))
+def test_positions_10_4(family_kernel, row):
+    """D_i by rolling the path from D_63 (a mask no cut value meets) and c_i through its lane test."""
+    kernel = family_kernel[1]
+    name, keyname, i, digest, cut = row
+    i, sc = int(i), AES_SC()
+    ctx = caes.AESContext(name, SPEC_KEYS[keyname])
+    d63 = ctx.digest(sc[:64])
+    d = d63 if i == 63 else ctx.scan(sc, 64, i - 63, d63, (1 << 64) - 1, kernel)[1]
+    assert d == hexval(digest)
+    if i > 63:
+        assert _cut_value_by_probes(ctx, sc, i, ctx.digest(sc[i - 64:i]), kernel) == hexval(cut)
+
+
+@pytest.mark.parametrize("family_kernel", KERNELS)
+@pytest.mark.parametrize("row", md_rows(SPEC_10_RAW), ids=lambda r: "-".join(r[:2]))
+def test_raw_candidates_10_5(family_kernel, row):
+    """Every position of SC whose 12 low cut-value bits are 0, by scanning on from each hit."""
+    kernel = family_kernel[1]
+    name, keyname, first10, total = row
+    sc = AES_SC()
+    ctx = caes.AESContext(name, SPEC_KEYS[keyname])
+    hits, p, state = [], 64, ctx.digest(sc[:64])
+    assert ctx.cut_value(state) & 0xFFF                       # position 63 is no candidate
+    while True:
+        r, state = ctx.scan(sc, p, len(sc) - p, state, 0xFFF, kernel)
+        if r < 0:
+            break
+        hits.append(p + r)
+        p += r + 1
+    assert hits[:10] == ints(first10)
+    assert len(hits) == int(total)
