@@ -22,6 +22,7 @@ from conformance.engine import bounds_violations, chunk_mismatch, model_sizes
 from conformance.spec_values import (AES_SC, KEYS, LCG, SPEC_10_CONST, SPEC_10_GRID, SPEC_10_LCG, SPEC_10_TINY, cuts_of,
                                      ends_sha256, ints, md_rows, tup)
 from conformance.tests import test_model_spec as model_spec      # its parser of spec 10 §6
+from conformance.tests.test_chunks import ChunkedReader
 from conformance.tests.params import kernel_params
 
 KERNELS = kernel_params(["aes"])
@@ -50,23 +51,6 @@ def test_identity_with_model_and_evp(family_kernel, name):
                         assert m is None, str(m)
 
 
-class Reads(io.RawIOBase):
-    """A binary file whose reads return at most the next size of ``schedule`` (cycled)."""
-
-    def __init__(self, data, schedule):
-        self.data, self.pos, self.schedule, self.i = data, 0, schedule, 0
-
-    def readable(self):
-        return True
-
-    def readinto(self, b):
-        n = min(len(b), self.schedule[self.i % len(self.schedule)], len(self.data) - self.pos)
-        self.i += 1
-        b[:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
-
-
 @pytest.mark.parametrize("family_kernel", KERNELS)
 @pytest.mark.parametrize("name", caes.NAMES)
 def test_split_invariance(family_kernel, name):
@@ -81,7 +65,7 @@ def test_split_invariance(family_kernel, name):
         for schedule in ([1], [63, 64, 65], [rng.randrange(1, 5000) for _ in range(50)]):
             source = data[:8000] if schedule == [1] else data
             want = whole if source is data else chunker.chunk_sizes(source)
-            assert chunker.chunk_sizes(Reads(source, schedule)) == want, (params, schedule[:3])
+            assert chunker.chunk_sizes(ChunkedReader(source, schedule)) == want, (params, schedule[:3])
 
 
 @pytest.mark.parametrize("name", caes.NAMES)
