@@ -1,7 +1,7 @@
 /* AES chunkers `aes-ni` path (spec 06 §8.2): groups of 8 positions as 8
  * interleaved 128-bit AES-NI blocks, branch-free lane test (two cut values per
  * compare, a movemask per pair). */
-#include "lanes.h"
+#include "group.h"
 #include "x86.h"
 
 #if CK_X86_64
@@ -36,7 +36,7 @@ AES_INLINE uint64_t aesni_group(const aes_ctx *c, const uint64_t *e, const uint6
 CK_TARGET("aes,sse4.1")
 AES_INLINE int64_t aesni_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    return aes_lanes_scan(c, kind, p, n, st, mask, 8, aesni_group, aes_x86_hit);
+    return aes_group_scan(c, kind, p, n, st, mask, 8, aesni_group, aes_x86_hit);
 }
 
 CK_TARGET("aes,sse4.1")

@@ -5,7 +5,7 @@
  * per function (gcc needs "+crypto"; "+aes" does not enable the intrinsics
  * there; clang spells it "aes") unless the whole build already targets it.
  * Little-endian only: the digest's LE64 bytes are lane 0 of the block. */
-#include "lanes.h"
+#include "group.h"
 
 #if CK_AARCH64 && AES_HAVE_ARM64
 #include <arm_neon.h>
@@ -63,7 +63,7 @@ AES_INLINE uint64_t arm_group(const aes_ctx *c, const uint64_t *e, const uint64_
 ARM_TARGET
 AES_INLINE int64_t arm_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    return aes_lanes_scan(c, kind, p, n, st, mask, 8, arm_group, arm_hit);
+    return aes_group_scan(c, kind, p, n, st, mask, 8, arm_group, arm_hit);
 }
 
 ARM_TARGET

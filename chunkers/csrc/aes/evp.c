@@ -1,5 +1,5 @@
 /* AES chunkers `evp` path (spec 06 §8.3): portable, through OpenSSL's EVP
- * AES-128-ECB. Sub-batches of up to 512 positions: digests by the two lanes,
+ * AES-128-ECB. Sub-batches of up to 512 positions: digests by the walk of uhf.h,
  * one ECB call for the batch, cut values tested in position order. A failed
  * or short ECB call returns -2 (the driver raises; no cut is ever guessed).
  * Byte order is explicit, so the path is exact on big-endian hosts too. */

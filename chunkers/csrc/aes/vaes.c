@@ -13,7 +13,7 @@
  * Freestanding-clean: everything comes in through the context pointer; no
  * libc calls, no writable globals (a bochscpu runner executes this file on
  * CPUs without AVX-512). */
-#include "lanes.h"
+#include "group.h"
 #include "x86.h"
 
 #if CK_X86_64 && AES_HAVE_VAES
@@ -55,7 +55,7 @@ AES_INLINE uint64_t vaes_group(const aes_ctx *c, const uint64_t *e, const uint64
 VAES_TARGET
 AES_INLINE int64_t vaes_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    return aes_lanes_scan(c, kind, p, n, st, mask, VAES_G, vaes_group, aes_x86_hit);
+    return aes_group_scan(c, kind, p, n, st, mask, VAES_G, vaes_group, aes_x86_hit);
 }
 
 VAES_TARGET

@@ -5,7 +5,7 @@
  * the pair lines up four cut values in position order for the lane test.
  * Groups of 8 positions (4 vectors) measured faster than 16 on Zen 4 (same
  * reason as in vaes.c). Freestanding-clean like vaes.c. */
-#include "lanes.h"
+#include "group.h"
 #include "x86.h"
 
 #if CK_X86_64 && AES_HAVE_VAES
@@ -55,7 +55,7 @@ VAES256_TARGET
 AES_INLINE int64_t vaes256_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                 uint64_t mask)
 {
-    return aes_lanes_scan(c, kind, p, n, st, mask, VAES256_G, vaes256_group, aes_x86_hit);
+    return aes_group_scan(c, kind, p, n, st, mask, VAES256_G, vaes256_group, aes_x86_hit);
 }
 
 VAES256_TARGET

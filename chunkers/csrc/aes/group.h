@@ -6,8 +6,8 @@
  * group function. The rest of the span, if any, goes one position at a time
  * through the path's single-block test, starting with the walk's digest. The
  * first hit in position order wins; results never depend on G or the walk. */
-#ifndef CHUNKERS_AES_LANES_H
-#define CHUNKERS_AES_LANES_H
+#ifndef CHUNKERS_AES_GROUP_H
+#define CHUNKERS_AES_GROUP_H
 
 #include "uhf.h"
 
@@ -19,7 +19,7 @@ typedef uint64_t (*aes_group_fn)(const aes_ctx *c, const uint64_t *e, const uint
 /* 1 iff digest d is a hit under mask. */
 typedef int (*aes_hit_fn)(const aes_ctx *c, uint64_t d, uint64_t mask);
 
-AES_INLINE int64_t aes_lanes_scan(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
+AES_INLINE int64_t aes_group_scan(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                   uint64_t mask, size_t G, aes_group_fn group, aes_hit_fn hit)
 {
     uint64_t d = *st;
