@@ -7,6 +7,7 @@ input give the same cut points (specification: spec 01-10 of the project).
 from chunkers.driver import Chunk, cpu_features
 from chunkers.fastcdc import FastCDC
 from chunkers.buzhash64 import BuzHash64
+from chunkers.aes import GoldilocksAES, RabinAES, ToeplitzAES
 from chunkers.registry import KernelStatus, kernels
 from chunkers.params import ParamsError, parse_params
 from chunkers.api import chunk_sizes, make_chunker
@@ -15,8 +16,11 @@ __all__ = [
     "BuzHash64",
     "Chunk",
     "FastCDC",
+    "GoldilocksAES",
     "KernelStatus",
     "ParamsError",
+    "RabinAES",
+    "ToeplitzAES",
     "chunk_sizes",
     "cpu_features",
     "kernels",

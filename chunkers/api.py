@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chunkers.aes import CHUNKERS as AES_CLASSES
 from chunkers.buzhash64 import BuzHash64
 from chunkers.fastcdc import FastCDC
 from chunkers.params import ParamsError, parse_params
@@ -27,6 +28,8 @@ def make_chunker(params, *, key: bytes | None = None, kernel: str | None = None,
         return FastCDC(key, *p[1:], normal_size, kernel=kernel)
     if algo == "buzhash64" and len(p) == 6:
         return BuzHash64(key, *p[1:], normal_size, kernel=kernel)
+    if algo in AES_CLASSES and len(p) == 5:
+        return AES_CLASSES[algo](key, *p[1:], normal_size, kernel=kernel)
     raise ParamsError(f"unsupported chunker params: {p!r}")
 
 

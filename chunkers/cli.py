@@ -100,6 +100,6 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except OSError as e:
+    except (OSError, RuntimeError) as e:     # RuntimeError: the AES chunkers' OpenSSL failed mid-stream
         print(f"error: {e}", file=sys.stderr)
         return 1

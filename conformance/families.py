@@ -219,6 +219,16 @@ def _buzhash64_cases(seed: int) -> list:
     return out
 
 
+# ---------------------------------------------------------------- aes (rabin-aes, goldilocks-aes, toeplitz-aes)
+
+def _aes(name: str):
+    """conformance.aes_family.<name>, imported on first use (that module builds on this one)."""
+    def call(*args):
+        from conformance import aes_family
+        return getattr(aes_family, name)(*args)
+    return call
+
+
 FAMILIES: dict[str, Family] = {
     "fastcdc": Family("fastcdc", "scalar", _fastcdc_cases, _fastcdc_run, _fastcdc_model,
                       ["fastcdc,6,12,8,0", "fastcdc,6,12,8,1", "fastcdc,6,12,8,2", "fastcdc,6,12,8,3",
@@ -227,4 +237,8 @@ FAMILIES: dict[str, Family] = {
                         ["buzhash64,6,12,8,64,0", "buzhash64,6,12,8,63,1", "buzhash64,6,12,8,63,2",
                          "buzhash64,6,12,8,65,3", "buzhash64,10,16,12,4095,2", "buzhash64,19,23,21,4095,2"],
                         ("buzhash64",)),
+    "aes": Family("aes", "evp", _aes("cases"), _aes("run"), _aes("model"),
+                  ["toeplitz-aes,6,12,8,0", "rabin-aes,6,12,8,1", "goldilocks-aes,6,12,8,2", "toeplitz-aes,6,12,8,3",
+                   "rabin-aes,10,16,12,2", "goldilocks-aes,19,23,21,2"],
+                  ("toeplitz-aes", "rabin-aes", "goldilocks-aes")),
 }

@@ -51,6 +51,8 @@ EDGE = {
     "buzhash64": [(("buzhash64", 6, 7, 4, 63, 0), 0), (("buzhash64", 0, 2, 1, 2, 0), 0),
                   (("buzhash64", 6, 10, 5, 64, 2), 64), (("buzhash64", 6, 10, 5, 64, 2), 900),
                   (("buzhash64", 6, 10, 5, 1, 3), 5000)],
+    "aes": [(("toeplitz-aes", 6, 7, 3, 0), 0), (("rabin-aes", 6, 10, 5, 2), 65), (("goldilocks-aes", 6, 10, 5, 2), 64),
+            (("toeplitz-aes", 6, 10, 5, 2), 1024), (("rabin-aes", 6, 10, 5, 3), 5000)],
 }
 
 
@@ -98,6 +100,7 @@ PLANTED = {
     # fastcdc cut needs a Gear entry that passes the strict mask on its own.
     "fastcdc": (("fastcdc", 6, 9, 8, 1), (65, 66, 129, 511, 512)),
     "buzhash64": (("buzhash64", 6, 9, 8, 16, 1), (64, 65, 129, 495, 512)),
+    "aes": (("toeplitz-aes", 6, 9, 8, 1), (65, 66, 129, 511, 512)),
 }
 
 
@@ -109,7 +112,7 @@ def planted(family):
 
 def test_cuts_planted_at_boundaries(family_kernel):
     family, kernel = family_kernel
-    params, found = planted(FAMILIES[family].chunkers[0])
+    params, found = planted(family)
     for key, data, want in found:
         m = chunk_mismatch(params, data, want, key=key, kernel=kernel, source=f"planted cut at {want[0]}")
         assert m is None, str(m)
