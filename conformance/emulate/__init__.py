@@ -51,7 +51,9 @@ def unavailable() -> str | None:
         return f"the freestanding x86-64 build needs an x86-64 host, not {platform.machine()}"
     if importlib.util.find_spec("bochscpu") is None:
         return "bochscpu is not installed (pip install bochscpu-python==0.3.1)"
-    from .blob import CC
+    from .blob import CC, CSRC
+    if not CSRC.is_dir():
+        return f"kernel sources not found at {CSRC} (emulation needs a source checkout)"
     missing = [tool for tool in (CC, "ld", "objcopy", "nm") if shutil.which(tool) is None]
     return f"missing build tools: {', '.join(missing)}" if missing else None
 
@@ -113,3 +115,11 @@ def _buzhash64(m, symbol):
 
 
 _BINDERS = {"fastcdc": _fastcdc, "buzhash64": _buzhash64}
+
+
+def _register():
+    from chunkers.kernels import register_emulator
+    register_emulator(EMULATOR, covers)
+
+
+_register()
