@@ -26,20 +26,21 @@ EMULATOR = "bochscpu"
 
 
 class Entry(NamedTuple):
-    """A kernel that can run emulated: its C file under chunkers/csrc and its function."""
+    """A kernel that can run emulated: its C files under chunkers/csrc (the kernel's own file
+    first, then any file defining functions it calls) and its function."""
 
-    source: str
+    sources: tuple
     symbol: str
 
 
 FREESTANDING = {
     "fastcdc": {
-        "avx512": Entry("fastcdc/avx512.c", "fastcdc_scan_avx512"),
-        "avx2": Entry("fastcdc/avx2.c", "fastcdc_scan_avx2"),
+        "avx512": Entry(("fastcdc/avx512.c",), "fastcdc_scan_avx512"),
+        "avx2": Entry(("fastcdc/avx2.c",), "fastcdc_scan_avx2"),
     },
     "buzhash64": {
-        "avx512": Entry("buzhash64/avx512.c", "buzhash64_scan_avx512"),
-        "avx2": Entry("buzhash64/avx2.c", "buzhash64_scan_avx2"),
+        "avx512": Entry(("buzhash64/avx512.c",), "buzhash64_scan_avx512"),
+        "avx2": Entry(("buzhash64/avx2.c",), "buzhash64_scan_avx2"),
     },
 }
 """family -> kernel -> Entry, for every x86-64 kernel the emulator can run."""
@@ -68,7 +69,7 @@ def _machine():
     # bochscpu's guest-physical memory is process-wide, so one machine holds every kernel
     from .blob import build
     from .machine import Machine
-    return Machine(build(sorted({e.source for kernels in FREESTANDING.values() for e in kernels.values()})))
+    return Machine(build(sorted({src for kernels in FREESTANDING.values() for e in kernels.values() for src in e.sources})))
 
 
 def scan(family: str, kernel: str):
