@@ -6,8 +6,8 @@
 # exits non-zero on any mismatch and on any tier left uncovered.
 #
 # Needs: the host extensions built and the test extras installed (README), and
-# gcc-aarch64-linux-gnu gcc-s390x-linux-gnu qemu-user debootstrap (sudo when not
-# root), plus network for Debian and PyPI. Nothing is reused between CI runs;
+# gcc-aarch64-linux-gnu gcc-s390x-linux-gnu qemu-user debootstrap (and fakeroot
+# when not root), plus network for Debian and PyPI. Nothing is reused between CI runs;
 # locally the Debian roots stay cached under ci/cross/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
