@@ -58,34 +58,40 @@ def _data(rng: random.Random, n: int) -> bytes:
     return rng.randbytes(n)
 
 
+def _grid(rng: random.Random, high: bool):
+    """(span length, mask index, mask): every mask for spans 0..80, a sample for the long ones."""
+    masks = _masks(rng, high)
+    for n in (*SPANS, *LONG_SPANS):
+        for i, mask in enumerate(masks if n in SPANS else masks[:24:3]):
+            yield n, i, mask
+
+
+def _tables(rng: random.Random, keyed) -> list:
+    """The keyed tables of KEYS and one random table."""
+    return [keyed(k) for k in KEYS] + [[rng.getrandbits(64) for _ in range(256)]]
+
+
 def fastcdc_cases(seed: int = 1) -> list:
     """Argument tuples ``(gear, data, state, mask)`` for ``chunkers.fastcdc.scan``."""
     from chunkers.fastcdc import gear_table
     rng = random.Random(seed)
-    gears = [gear_table(k) for k in KEYS] + [[rng.getrandbits(64) for _ in range(256)]]
-    masks = _masks(rng, high=True)
-    cases = []
-    for n in list(SPANS) + list(LONG_SPANS):
-        for mask in masks if n in SPANS else masks[:24:3]:
-            state = 0 if rng.randrange(3) == 0 else rng.getrandbits(64)
-            cases.append((rng.choice(gears), _data(rng, n), state, mask))
-    return cases
+    gears = _tables(rng, gear_table)
+    return [(rng.choice(gears), _data(rng, n), 0 if rng.randrange(3) == 0 else rng.getrandbits(64), mask)
+            for n, _, mask in _grid(rng, high=True)]
 
 
 def buzhash64_cases(seed: int = 1) -> list:
-    """Argument tuples ``(table, window, data, state, mask)`` for ``chunkers.buzhash64.scan``."""
+    """Argument tuples ``(table, window, data, state, mask)`` for ``chunkers.buzhash64.scan``;
+    one in eight entry states already matches (no step at all)."""
     from chunkers.buzhash64 import table
     rng = random.Random(seed)
-    tables = [table(k) for k in KEYS] + [[rng.getrandbits(64) for _ in range(256)]]
-    masks = _masks(rng, high=False)
+    tables = _tables(rng, table)
     cases = []
-    for n in list(SPANS) + list(LONG_SPANS):
-        for i, mask in enumerate(masks if n in SPANS else masks[:24:3]):
-            window = WINDOWS[(n + i) % len(WINDOWS)]
-            state = rng.getrandbits(64)
-            if rng.randrange(8) == 0:
-                state &= ~mask          # matches on entry: no step at all
-            cases.append((rng.choice(tables), window, _data(rng, n + window), state, mask))
+    for n, i, mask in _grid(rng, high=False):
+        window = WINDOWS[(n + i) % len(WINDOWS)]
+        state = rng.getrandbits(64)
+        cases.append((rng.choice(tables), window, _data(rng, n + window),
+                      state & ~mask if rng.randrange(8) == 0 else state, mask))
     return cases
 
 
