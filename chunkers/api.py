@@ -38,4 +38,4 @@ def chunk_sizes(params, data, *, key: bytes | None = None, kernel: str | None = 
     bytes, None = 32 zero bytes; ``kernel``: scan kernel name or None. The
     sizes sum to the input length; empty input gives ``[]``.
     """
-    return [c.size for c in make_chunker(params, key=key, kernel=kernel).chunkify(data)]
+    return make_chunker(params, key=key, kernel=kernel).chunk_sizes(data)

@@ -136,10 +136,33 @@ cdef class Chunker:
             return self._stream(_ReadReader(source))
         raise TypeError(f"cannot chunk a {type(source).__name__}: need bytes-like, a binary file or an fd")
 
+    def chunk_sizes(self, source):
+        """The chunk sizes in bytes, in stream order, of ``source`` (as for chunkify).
+
+        Bytes-like sources are cut in one C loop without building Chunk
+        records; other sources go through chunkify.
+        """
+        if not self.ready:
+            raise TypeError(f"{type(self).__name__} was not initialized")
+        try:
+            view = _byte_view(memoryview(source))
+        except TypeError:
+            return [c.size for c in self.chunkify(source)]
+        cdef const uint8_t[::1] data = view
+        cdef size_t n = data.shape[0], pos = 0, r
+        cdef ck_cursor cur
+        cur.started = 0
+        sizes = []
+        while pos < n:
+            r = ck_next_cut(&self.params, &self.scanner, &cur, &data[pos], n - pos, 1)
+            if r == CK_SCAN_FAILED:
+                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            sizes.append(r)
+            pos += r
+        return sizes
+
     def _memory(self, view):
-        if not view.c_contiguous:
-            raise ValueError("in-memory source must be C-contiguous")
-        view = view.cast("B") if view.format != "B" or view.ndim != 1 else view
+        view = _byte_view(view)
         cdef const uint8_t[::1] data = view
         cdef size_t n = data.shape[0], pos = 0, r
         cdef ck_cursor cur
@@ -185,6 +208,13 @@ cdef class Chunker:
             if got == 0:
                 eof = 1
             end += got
+
+
+def _byte_view(view):
+    """``view`` as a 1-D unsigned-byte view; ValueError if it is not C-contiguous."""
+    if not view.c_contiguous:
+        raise ValueError("in-memory source must be C-contiguous")
+    return view.cast("B") if view.format != "B" or view.ndim != 1 else view
 
 
 cdef class _FdReader:

@@ -21,7 +21,8 @@ from .rabin import Rabin
 from .toeplitz import Toeplitz
 
 __all__ = ["NAMES", "UHF_CLASSES", "WINDOW", "AESChunkerKey", "expand_key",
-           "from_uhf", "aes_block", "restart", "scan", "digests", "cut_values",
+           "from_uhf", "aes_block", "restart", "scan", "digests", "digests_two_lanes",
+           "cut_values",
            "raw_candidates", "chunk_sizes", "chunk_sizes_from_cut_values",
            "check_params"]
 
@@ -144,6 +145,35 @@ def scan(ctx: AESChunkerKey, data, p: int, n: int, state: int, mask: int):
     return -1, D
 
 
+def digests_two_lanes(ctx: AESChunkerKey, data, p: int, n: int, state: int) -> list:
+    """``[D_p, ..., D_{p+n-1}]`` computed with the two stride-2 lanes of 06 §8.1.
+
+    ``state`` = ``D_{p-1}``.  Even lane: ``D_p = roll(D_{p-1}, S[p-64], S[p])``
+    then ``roll2`` steps; odd lane: ``D_{p+1} = roll2(D_{p-1}, S[p-64],
+    S[p-63], S[p], S[p+1])`` then ``roll2`` steps.  Must equal single rolls.
+    ValueError if the byte range is not inside ``data``.
+    """
+    if n < 0 or p < WINDOW or p + n > len(data):
+        raise ValueError("need n >= 0, p >= 64 and p + n <= len(data)")
+    u = ctx.uhf
+    out = [None] * n
+    if n >= 1:
+        d = u.roll(state, data[p - 64], data[p])
+        out[0] = d
+        for t in range(2, n, 2):          # even lane: D_{p+t} from D_{p+t-2}
+            q = p + t
+            d = u.roll2(d, data[q - 65], data[q - 64], data[q - 1], data[q])
+            out[t] = d
+    if n >= 2:
+        d = u.roll2(state, data[p - 64], data[p - 63], data[p], data[p + 1])
+        out[1] = d
+        for t in range(3, n, 2):          # odd lane
+            q = p + t
+            d = u.roll2(d, data[q - 65], data[q - 64], data[q - 1], data[q])
+            out[t] = d
+    return out
+
+
 def digests(ctx: AESChunkerKey, data) -> list:
     """``[D_63, D_64, ..., D_{N-1}]`` (element ``k`` is ``D_{63+k}``; empty if
     ``N < 64``): full digest of the first window, then single rolls."""
@@ -185,9 +215,9 @@ def check_params(min_exp: int, max_exp: int, mask_bits: int, nc_level: int) -> N
     check_common(min_exp, max_exp, mask_bits, nc_level)
 
 
-def chunk_sizes(name: str, key=None, min_exp: int = 19, max_exp: int = 23,
-                mask_bits: int = 21, nc_level: int = 0, normal_size: int = 0,
-                data=None, *, ctx: AESChunkerKey = None) -> list:
+def chunk_sizes(name: str, key, min_exp: int, max_exp: int, mask_bits: int,
+                nc_level: int = 0, normal_size: int = 0, data=None, *,
+                ctx: AESChunkerKey = None) -> list:
     """Chunk sizes of ``data`` for the AES chunker ``name`` (06 §7 with the
     window-less driver of 01 §5.3).
 

@@ -1,0 +1,105 @@
+"""Command line: ``python -m chunkers {cut,kernels,bench}``.
+
+``cut`` prints one chunk size per line (or a JSON object), ``kernels`` the
+kernel inventory, ``bench`` the throughput of every kernel that runs here.
+Exit status: 0 success, 1 runtime failure (unreadable file, ...), 2 usage
+error (bad parameters, key or kernel name).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import chunkers
+from chunkers import bench as bench_mod
+from chunkers.params import parse_params
+
+
+class UsageError(Exception):
+    """A bad command-line value: reported on stderr with exit status 2."""
+
+
+def _key(text: str | None) -> bytes | None:
+    if text is None:
+        return None
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        raise UsageError(f"--key must be hex, got {text!r}") from None
+    if len(key) != 32:
+        raise UsageError(f"--key must be 32 bytes (64 hex digits), got {len(key)} bytes")
+    return key
+
+
+def cmd_cut(args) -> int:
+    try:
+        params = parse_params(args.params)
+        chunker = chunkers.make_chunker(params, key=_key(args.key), kernel=args.kernel)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.file == "-":
+        sizes = [c.size for c in chunker.chunkify(sys.stdin.buffer)]
+    else:
+        with open(args.file, "rb") as f:
+            sizes = [c.size for c in chunker.chunkify(f)]
+    if args.json:
+        print(json.dumps({"chunker": chunker.name, "kernel": chunker.kernel, "params": list(params),
+                          "sizes": sizes}))
+    else:
+        sys.stdout.write("".join(f"{s}\n" for s in sizes))
+    return 0
+
+
+def cmd_kernels(args) -> int:
+    rows = chunkers.kernels()
+    if args.json:
+        print(json.dumps([r._asdict() for r in rows], indent=2))
+        return 0
+    for r in rows:
+        status = "runs" if r.runs else f"cannot run: {r.reason}"
+        print(f"{r.family:<10} {r.kernel:<10} {'default' if r.default else '':<8} {status}")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    bench_mod.run(size=args.size << 20, seed=args.seed, repeat=args.repeat, families=args.family,
+                  scan=not args.no_scan, as_json=args.json)
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m chunkers", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    c = sub.add_parser("cut", help="print the chunk sizes of a file")
+    c.add_argument("--params", required=True, help="chunker params, e.g. fastcdc,19,23,21,2")
+    c.add_argument("--key", help="chunker key, 64 hex digits (default: 32 zero bytes)")
+    c.add_argument("--kernel", help="scan kernel name (default: the env var or the platform default)")
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument("file", help="input file, or - for standard input")
+    c.set_defaults(func=cmd_cut)
+    k = sub.add_parser("kernels", help="list every kernel, whether it runs here and why not")
+    k.add_argument("--json", action="store_true")
+    k.set_defaults(func=cmd_kernels)
+    b = sub.add_parser("bench", help="MB/s of every runnable kernel on seeded random data in memory")
+    b.add_argument("--size", type=int, default=64, help="MiB of data (default 64)")
+    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--repeat", type=int, default=3, help="runs per kernel, best counts (default 3)")
+    b.add_argument("--family", action="append", help="only this family (repeatable)")
+    b.add_argument("--no-scan", action="store_true", help="skip the scan-every-byte mode")
+    b.add_argument("--json", action="store_true")
+    b.set_defaults(func=cmd_bench)
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except UsageError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1

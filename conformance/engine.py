@@ -1,0 +1,115 @@
+"""The comparisons behind both the pytest suite and the main job.
+
+Scan level: a kernel against its family's reference kernel (position and exit
+state), and the reference against the pure-Python model. Chunk level: the cut
+points of a chunker run on one kernel against those of the reference kernel
+(or the model), plus the invariants every run must keep. Every mismatch is
+returned as a :class:`Mismatch` whose ``reproducer`` names everything needed
+to rerun it.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Iterable, NamedTuple
+
+import chunkers
+from chunkers.params import parse_params
+from conformance.families import FAMILIES, MODEL_MAX_SPAN, ScanCase, key_bytes
+
+
+class Mismatch(NamedTuple):
+    """A disagreement, with a minimal reproducer."""
+
+    what: str
+    reproducer: str
+    expected: object
+    got: object
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.reproducer}\n  expected {self.expected}\n  got      {self.got}"
+
+
+def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
+    """Cases where ``kernel`` differs from the family's reference kernel (position or exit state)."""
+    fam = FAMILIES[family]
+    out = []
+    for case in cases:
+        want, got = fam.run(case, fam.reference), fam.run(case, kernel)
+        if want != got:
+            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", case.describe(), want, got))
+    return out
+
+
+def model_mismatches(family: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
+    """Cases (up to MODEL_MAX_SPAN bytes) where the reference kernel differs from the model."""
+    fam = FAMILIES[family]
+    out = []
+    for case in cases:
+        if len(case.data) <= MODEL_MAX_SPAN:
+            want, got = fam.model(case), fam.run(case, fam.reference)
+            if want != got:
+                out.append(Mismatch(f"{family}/{fam.reference} scan != model", case.describe(), want, got))
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def chunker(params, key: str = "Z", kernel: str | None = None, normal_size: int = 0):
+    """Our chunker for ``params`` (string or tuple) and the key called ``key`` (see families.key_bytes);
+    cached, since chunkers are reusable and table derivation costs more than a short run."""
+    return chunkers.make_chunker(params, key=key_bytes(key), kernel=kernel, normal_size=normal_size)
+
+
+def chunk_sizes(params, data, key: str = "Z", kernel: str | None = None, normal_size: int = 0) -> list[int]:
+    """Chunk sizes of a run of our chunker over ``data``."""
+    return chunker(params, key, kernel, normal_size).chunk_sizes(data)
+
+
+def model_sizes(params, data, key: str = "Z", normal_size: int = 0) -> list[int]:
+    """Chunk sizes from the pure-Python model."""
+    from conformance import model
+    return model.chunk_sizes(parse_params(params), bytes(data), key=key_bytes(key), normal_size=normal_size)
+
+
+def bounds_violations(params, sizes: list[int], total: int) -> list[str]:
+    """Invariants of every run: sizes sum to the input length, each is > 0, every non-final
+    chunk lies within the chunker's size bounds (spec 01 §5.3, 03 §6.2)."""
+    p = parse_params(params)
+    problems = []
+    if sum(sizes) != total:
+        problems.append(f"sizes sum to {sum(sizes)}, input has {total} bytes")
+    if any(s <= 0 for s in sizes):
+        problems.append("empty chunk")
+    if p[0] in ("fixed",):
+        return problems
+    lo, hi = 1 << p[1], 1 << p[2]
+    lo += 0 if p[0] in ("buzhash64", "buzhash") else 1
+    bad = [(i, s) for i, s in enumerate(sizes[:-1]) if not lo <= s <= hi]
+    if bad:
+        problems.append(f"non-final chunks outside [{lo}, {hi}]: first at index {bad[0][0]} size {bad[0][1]}")
+    if sizes and sizes[-1] > hi:
+        problems.append(f"final chunk {sizes[-1]} exceeds {hi}")
+    return problems
+
+
+def first_cut_difference(want: list[int], got: list[int]) -> str:
+    """Where two size lists first part: chunk index and byte offset of the cut."""
+    a, b = list(itertools.accumulate(want)), list(itertools.accumulate(got))
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"chunk {i}: cut at offset {x} expected, {y} got"
+    return f"chunk {min(len(a), len(b))}: {len(a)} cuts expected, {len(b)} got"
+
+
+def chunk_mismatch(params, data, want: list[int], *, key: str = "Z", kernel: str | None = None,
+                   source: str = "", normal_size: int = 0) -> Mismatch | None:
+    """Run ``params`` on ``kernel`` and compare with ``want``; also checks the bounds invariants."""
+    got = chunk_sizes(params, data, key, kernel, normal_size)
+    problems = bounds_violations(params, got, len(data))
+    if got == want and not problems:
+        return None
+    ns = f" normal_size={normal_size}" if normal_size else ""
+    repro = (f"params={params!r}{ns} key={key} kernel={kernel} input={source} ({len(data)} bytes); "
+             f"{first_cut_difference(want, got) if got != want else '; '.join(problems)}")
+    return Mismatch("chunk sizes", repro, f"{len(want)} chunks", f"{len(got)} chunks")

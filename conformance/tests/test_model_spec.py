@@ -1,0 +1,1523 @@
+"""Golden-value tests for the independent reference model (conformance.model).
+
+Every expected number below is transcribed from the specification
+(shared/spec/01..10).  Tables are copied verbatim from the spec text into the
+string constants ``SPEC_*`` and parsed here; scalar values are written inline
+with the section they come from.  Nothing is read from shared/ at run time.
+
+Tests taking more than a few seconds are marked ``slow``.
+"""
+
+import ast
+import functools
+import hashlib
+import itertools
+import random
+import re
+import struct
+
+import pytest
+
+from conformance import inputs
+from conformance import model
+from conformance.model import (aes, buzhash, buzhash64, csprng, driver, fastcdc,
+                               fixed, gf2, goldilocks, masks, rabin, toeplitz)
+
+M64 = (1 << 64) - 1
+
+# Keys (05 §1, 10 §1)
+Z = bytes(32)                      # "Z" / "Z0" / "KZ": 32 zero bytes
+KS = bytes(range(32))              # 00 01 .. 1f
+KA = bytes.fromhex("ad9f89095817f0566337dc9ee292fcd59b70f054a8200151f1df5f21704824da")
+KB = bytes.fromhex("f1088c7e9e6ae83557ad1558ff36c44a369ea719d1081c29684f52ffccb72cb8")
+K0, K1 = KA, KB                    # 05 §1 names for the grid keys
+KEYS = {"Z": Z, "Z0": Z, "KZ": Z, "KS": KS, "KA": KA, "KB": KB}
+
+
+# ---------------------------------------------------------------------------
+# inputs (cached)
+
+@functools.lru_cache(maxsize=None)
+def SC():
+    """SHA-CTR(1 MiB), label b"borg-spec" (05 §1)."""
+    return inputs.sha_ctr(1 << 20)
+
+
+@functools.lru_cache(maxsize=None)
+def SC12M():
+    """SHA-CTR(12 MiB) (05 §1)."""
+    return inputs.sha_ctr(12 << 20)
+
+
+@functools.lru_cache(maxsize=None)
+def LCG():
+    """LCG(100000) (05 §1, 10 §1)."""
+    return inputs.lcg(100000)
+
+
+@functools.lru_cache(maxsize=None)
+def AES_SC():
+    """SC of spec 10 §1: SHA-256(LE64bytes(i)), 262144 bytes."""
+    return inputs.sha_ctr(262144, label=b"")
+
+
+def INPUT(name):
+    return {"SC": SC, "LCG": LCG, "ZERO1000": lambda: bytes(1000),
+            "SHA-CTR(12 MiB)": SC12M}[name]()
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+def cuts_of(sizes):
+    return list(itertools.accumulate(sizes))
+
+
+def sizes_digest(sizes):
+    """05 §1: first 16 hex digits of SHA-256 of the comma-joined sizes."""
+    return hashlib.sha256(",".join(map(str, sizes)).encode()).hexdigest()[:16]
+
+
+def ends_sha256(ends):
+    """10 §1: SHA-256 of the comma-joined end offsets (full hex)."""
+    return hashlib.sha256(",".join(map(str, ends)).encode()).hexdigest()
+
+
+def md_rows(text):
+    """Body rows of a markdown table (header and separator dropped), cells stripped."""
+    rows = []
+    for line in text.strip().splitlines():
+        line = line.strip()
+        if not line.startswith("|"):
+            continue
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        if all(set(c) <= set("-: ") for c in cells):
+            continue
+        rows.append(cells)
+    return rows[1:]
+
+
+def num(s):
+    return int(s.strip().replace("\u2212", "-"))
+
+
+def ints(s):
+    s = s.strip()
+    if s in ("(no chunk)", "\u2014", ""):
+        return []
+    return [num(x) for x in s.split(",")]
+
+
+def hexval(s):
+    """Value of the first backticked hex number in a cell."""
+    m = re.search(r"`(?:0x)?([0-9a-f]+)`", s)
+    assert m, s
+    return int(m.group(1), 16)
+
+
+def tup(s):
+    """'(6,12,8,0)' -> (6, 12, 8, 0); '`10,16,12,2`' -> (10, 16, 12, 2)."""
+    return tuple(num(x) for x in s.strip("()` ").split(","))
+
+
+# ---------------------------------------------------------------------------
+# spec tables, copied verbatim
+
+SPEC_05_TABLES = r'''
+| table | key | [0] | [1] | [2] | [3] | [255] | SHA-256 of serialization |
+|-------|-----|-----|-----|-----|-----|-------|--------------------------|
+| fastcdc Gear (u64) | Z | `0x898940a278c095dc` | `0x8720849214a248ad` | `0xb93645c7fb8a0f53` | `0x8b73cbc4f1b463a9` | `0xfd6fa5e6af92fe6f` | `e056e3a6abedb9f4c67d5e78b260dd65930425b863e2f9eafdaeafa60dcb0abc` |
+| fastcdc Gear (u64) | KS | `0xd09f492ab60090f2` | `0x80772edd6a9af3a9` | `0xe59fb94aae765df0` | `0x3d36c248319bf6a6` | `0x99e3f8f9b6c57b1c` | `7bb5efb323a159a0310e83b87286e596d177ce0b7d0d594f08ea6dc3f9c9d3c2` |
+| buzhash64 (u64) | Z | `0xf2b3fbfb7937d475` | `0x1bb11cc628e4e2f3` | `0xf5be5356254f5aa3` | `0x68f3730f42e13346` | `0x0c840f928d9f6158` | `143e3f97ab4ee39316b436c8b61929b2909e087f5aeb39c909b0a8d7e6bc15fd` |
+| buzhash64 (u64) | KS | `0xd086a4ce15bd68ec` | `0xef01729506286749` | `0xab259e4380c33e47` | `0x70784b41f747eb0b` | `0xdc2728e70d504113` | `bc503216baee6d4684330822f3804ea99c5cb7c8ee8ec598f00fa728f6d2f78a` |
+| buzhash base `B` (u32) | — | `0xe7f831ec` | `0xf4026465` | — | — | `0x71893f7b` | `52bbc3f13bb34a5f5b19988dce11f5adb9cc0868a29e987f4c8d2901c722e6db` (big-endian serialization: `7e90c40933833b90cab41186562ab091cf4167c0a86ecd58660d994403517b9b`) |
+'''
+
+SPEC_05_BH64_HASH = r'''
+| key | `H("abc")` | `H("abcdefghijklmnop")` | `H("abcdefghijklmnopqrstuvwxyz" × 4)` |
+|-----|-----------|--------------------------|----------------------------------------|
+| Z | 17483704031945899785 | 8289984482189055106 | 874795228338309203 |
+| KS | 12082320404979030050 | 10615776141891786976 | 865033895796954678 |
+'''
+
+SPEC_05_BH_HASH = r'''
+| seed | `H("abcdefghijklmnop")` | `H("abcdefghijklmnopqrstuvwxyz" × 2)` |
+|------|--------------------------|----------------------------------------|
+| 0 | 3795437769 | 566521248 |
+| 1 | 3795400502 | 3727977888 |
+| 1849058162 | 419810314 | 382463404 |
+| −1 | 3795437769 | 566521248 |
+'''
+
+SPEC_05_FASTCDC = r'''
+| key | params | input | first 12 cuts | chunks | last 3 sizes | sizes digest |
+|---|---|---|---|---|---|---|
+| Z | (6,12,8,0) | SC | 836, 1182, 1796, 2020, 2170, 2403, 2606, 2695, 3111, 3301, 3497, 3729 | 3325 | 2152, 196, 331 | a699b8214698e387 |
+| Z | (6,12,8,2) | SC | 222, 515, 795, 1023, 1372, 1588, 1796, 2020, 2285, 2428, 2666, 2957 | 4370 | 196, 263, 68 | f33bf3899d2ec178 |
+| Z | (10,16,14,2) | SC | 14518, 32241, 56738, 74012, 88828, 101649, 117208, 120771, 142304, 156028, 179326, 194257 | 73 | 1465, 14678, 20685 | 11b3ba60f138ae91 |
+| Z | (6,10,8,0) | SC | 836, 1182, 1796, 2020, 2170, 2403, 2606, 2695, 3111, 3301, 3497, 3729 | 3370 | 1024, 300, 331 | e8143eeb0f7a81da |
+| Z | (6,12,8,0) | LCG | 66, 420, 520, 676, 776, 932, 1032, 1188, 1288, 1444, 1544, 1700 | 780 | 156, 100, 152 | 1c9be9f049eac1b5 |
+| Z | (6,12,8,2) | LCG | 66, 420, 676, 932, 1188, 1444, 1700, 1956, 2212, 2468, 2724, 2980 | 391 | 256, 256, 252 | c2f7c8a005d7adc6 |
+| Z | (10,16,14,2) | LCG | 65536, 100000 | 2 | 65536, 34464 | 59576b557f79458f |
+| Z | (6,10,8,0) | LCG | 66, 420, 520, 676, 776, 932, 1032, 1188, 1288, 1444, 1544, 1700 | 780 | 156, 100, 152 | 1c9be9f049eac1b5 |
+| Z | (6,12,8,0) | ZERO1000 | 90, 180, 270, 360, 450, 540, 630, 720, 810, 900, 990, 1000 | 12 | 90, 90, 10 | — |
+| Z | (6,12,8,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+| Z | (10,16,14,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+| Z | (6,10,8,0) | ZERO1000 | 90, 180, 270, 360, 450, 540, 630, 720, 810, 900, 990, 1000 | 12 | 90, 90, 10 | — |
+| KS | (6,12,8,0) | SC | 176, 734, 1552, 1665, 2241, 2495, 2660, 3078, 3198, 3469, 3546, 3880 | 3254 | 288, 257, 60 | 048ea5f8873f093c |
+| KS | (6,12,8,2) | SC | 219, 431, 678, 841, 1073, 1294, 1552, 1665, 1878, 2079, 2318, 2660 | 4356 | 204, 250, 151 | 739fef3e66ef051b |
+| KS | (10,16,14,2) | SC | 13970, 28943, 36067, 54948, 73437, 88156, 102813, 119876, 121597, 134916, 155419, 168392 | 73 | 12975, 14625, 13297 | 9c42b82a3cdf5e93 |
+| KS | (6,10,8,0) | SC | 176, 734, 1552, 1665, 2241, 2495, 2660, 3078, 3198, 3469, 3546, 3880 | 3327 | 288, 257, 60 | e3d44b5b9e548e39 |
+| KS | (6,12,8,0) | LCG | 4096, 8192, 12288, 16384, 20480, 24576, 28672, 32768, 36864, 40960, 45056, 49152 | 25 | 4096, 4096, 1696 | 4a07076f27de532f |
+| KS | (6,12,8,2) | LCG | 215, 425, 681, 937, 1193, 1449, 1705, 1961, 2217, 2473, 2729, 2985 | 391 | 256, 256, 247 | 81e30ad0b86d54ca |
+| KS | (10,16,14,2) | LCG | 65536, 100000 | 2 | 65536, 34464 | 59576b557f79458f |
+| KS | (6,10,8,0) | LCG | 1024, 2048, 3072, 4096, 5120, 6144, 7168, 8192, 9216, 10240, 11264, 12288 | 98 | 1024, 1024, 672 | 819e3b7062621fc2 |
+| KS | (6,12,8,0) | ZERO1000 | 1000 | 1 | 1000 | — |
+| KS | (6,12,8,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+| KS | (10,16,14,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+| KS | (6,10,8,0) | ZERO1000 | 1000 | 1 | 1000 | — |
+'''
+
+SPEC_05_BUZHASH64 = r'''
+| key | params | input | first 12 cuts | chunks | last 3 sizes | sizes digest |
+|---|---|---|---|---|---|---|
+| Z | (6,12,8,64,0) | SC | 65, 350, 478, 898, 1043, 1159, 1605, 2434, 2821, 3130, 3302, 3530 | 3293 | 68, 1406, 967 | f07fa28894437345 |
+| Z | (6,12,8,63,2) | SC | 185, 414, 676, 906, 1109, 1374, 1570, 1838, 2099, 2333, 2603, 2827 | 4408 | 341, 197, 81 | 4793dfb3868898af |
+| Z | (6,12,8,4000,0) | SC | 4096, 4178, 8274, 12370, 12438, 16534, 20630, 24726, 28822, 32918, 37014, 41110 | 289 | 4096, 4096, 1477 | 31785bee12191394 |
+| Z | (10,16,14,4095,2) | SC | 5158, 25671, 45975, 59521, 72106, 85007, 103627, 116809, 133082, 153041, 167370, 180955 | 66 | 16545, 14347, 5242 | 2716c5e980810810 |
+| Z | (6,12,8,64,0) | LCG | 4096, 8192, 12288, 16384, 20480, 24576, 28672, 32768, 36864, 40960, 45056, 49152 | 25 | 4096, 4096, 1696 | 4a07076f27de532f |
+| Z | (6,12,8,63,2) | LCG | 281, 537, 793, 1049, 1305, 1561, 1817, 2073, 2329, 2585, 2841, 3097 | 391 | 256, 256, 135 | efd26f1b171cb27c |
+| Z | (6,12,8,4000,0) | LCG | 4096, 8192, 12288, 16384, 20480, 24576, 28672, 32768, 36864, 40960, 45056, 49152 | 25 | 4096, 4096, 1696 | 4a07076f27de532f |
+| Z | (10,16,14,4095,2) | LCG | 65536, 100000 | 2 | 65536, 34464 | 59576b557f79458f |
+| Z | (6,12,8,64,0) | ZERO1000 | 1000 | 1 | 1000 | — |
+| Z | (6,12,8,63,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+| Z | (6,12,8,4000,0) | ZERO1000 | 1000 | 1 | 1000 | — |
+| Z | (10,16,14,4095,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+| KS | (6,12,8,64,0) | SC | 288, 683, 1008, 1609, 1887, 1964, 2249, 2569, 2694, 2781, 2936, 3492 | 3286 | 166, 349, 104 | 814b86a153ad322a |
+| KS | (6,12,8,63,2) | SC | 202, 438, 674, 968, 1328, 1544, 1834, 2050, 2355, 2558, 3033, 3315 | 4364 | 361, 313, 263 | dd2663e319348baa |
+| KS | (6,12,8,4000,0) | SC | 4096, 8192, 12288, 16384, 16457, 20553, 24649, 28745, 32841, 36937, 41033, 41098 | 292 | 4096, 4096, 1275 | 4774adb90f8adf1a |
+| KS | (10,16,14,4095,2) | SC | 17154, 31046, 48376, 67108, 68256, 80516, 95810, 108317, 124830, 129636, 149774, 164139 | 71 | 12189, 15969, 4208 | e9dfbbac5c8a13ed |
+| KS | (6,12,8,64,0) | LCG | 84, 193, 340, 449, 596, 705, 852, 961, 1108, 1217, 1364, 1473 | 782 | 109, 147, 76 | c1607517e68c9153 |
+| KS | (6,12,8,63,2) | LCG | 229, 485, 741, 997, 1253, 1509, 1765, 2021, 2277, 2533, 2789, 3045 | 391 | 256, 256, 187 | ba37c0b4d773732c |
+| KS | (6,12,8,4000,0) | LCG | 4096, 8192, 12288, 16384, 20480, 24576, 28672, 32768, 36864, 40960, 45056, 49152 | 25 | 4096, 4096, 1696 | 4a07076f27de532f |
+| KS | (10,16,14,4095,2) | LCG | 65536, 100000 | 2 | 65536, 34464 | 59576b557f79458f |
+| KS | (6,12,8,64,0) | ZERO1000 | 1000 | 1 | 1000 | — |
+| KS | (6,12,8,63,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+| KS | (6,12,8,4000,0) | ZERO1000 | 1000 | 1 | 1000 | — |
+| KS | (10,16,14,4095,2) | ZERO1000 | 1000 | 1 | 1000 | — |
+'''
+
+SPEC_05_BUZHASH = r'''
+| key | params | input | first 12 cuts | chunks | last 3 sizes | sizes digest |
+|---|---|---|---|---|---|---|
+| 0 | (6,12,8,65) | SC | 409, 649, 745, 842, 967, 1519, 2762, 2839, 2938, 4234, 4301, 4521 | 3268 | 117, 153, 188 | 42aeaa701c543907 |
+| 0 | (6,12,8,63) | SC | 152, 285, 513, 602, 844, 910, 1665, 2167, 2286, 2866, 3054, 3553 | 3323 | 535, 166, 382 | 2f0d18bdd9ef905c |
+| 0 | (10,16,14,4095) | SC | 51674, 61414, 65224, 67574, 68932, 76064, 85026, 133021, 145785, 152091, 217627, 283163 | 47 | 4937, 20685, 40072 | 173f8ca0c169c4f1 |
+| 0 | (6,12,8,65) | LCG | 157, 413, 669, 925, 1181, 1437, 1693, 1949, 2205, 2461, 2717, 2973 | 391 | 256, 256, 259 | cb7827e1fc9e529a |
+| 0 | (6,12,8,63) | LCG | 194, 450, 706, 962, 1218, 1474, 1730, 1986, 2242, 2498, 2754, 3010 | 391 | 256, 256, 222 | 66eae1d4f60d1db9 |
+| 0 | (10,16,14,4095) | LCG | 65536, 100000 | 2 | 65536, 34464 | 59576b557f79458f |
+| 1849058162 | (6,12,8,65) | SC | 118, 279, 394, 511, 614, 1754, 1949, 2218, 2309, 3074, 3515, 3938 | 3279 | 96, 797, 177 | 633bf988746d9560 |
+| 1849058162 | (6,12,8,63) | SC | 424, 519, 665, 870, 999, 1348, 1756, 1952, 2219, 2816, 2882, 2990 | 3254 | 227, 178, 274 | 18622a6944476ff0 |
+| 1849058162 | (10,16,14,4095) | SC | 10425, 32809, 83984, 100670, 134161, 146365, 157997, 192573, 197836, 207824, 209198, 226780 | 55 | 29001, 9236, 47079 | 78933694d7953e64 |
+| 1849058162 | (6,12,8,65) | LCG | 139, 281, 395, 537, 651, 793, 907, 1049, 1163, 1305, 1419, 1561 | 781 | 114, 142, 135 | 6e763d048e64fce3 |
+| 1849058162 | (6,12,8,63) | LCG | 117, 227, 373, 483, 629, 739, 885, 995, 1141, 1251, 1397, 1507 | 781 | 146, 110, 189 | 1abb6fed2ed77aab |
+| 1849058162 | (10,16,14,4095) | LCG | 65536, 100000 | 2 | 65536, 34464 | 59576b557f79458f |
+| -1 | (6,12,8,65) | SC | 348, 463, 695, 1000, 1184, 1549, 2237, 2417, 2556, 3415, 3633, 3769 | 3254 | 316, 106, 86 | de40564f256cb5b9 |
+| -1 | (6,12,8,63) | SC | 937, 1046, 1118, 1501, 1834, 2308, 3044, 4034, 4685, 4848, 5252, 5513 | 3219 | 106, 184, 186 | 0535f0319b8d4fe2 |
+| -1 | (10,16,14,4095) | SC | 4042, 10855, 21917, 23090, 31561, 51230, 58328, 62956, 78600, 95463, 99119, 114485 | 57 | 19261, 15401, 31449 | 1d23feee623d03ea |
+| -1 | (6,12,8,65) | LCG | 104, 360, 616, 872, 1128, 1384, 1640, 1896, 2152, 2408, 2664, 2920 | 391 | 256, 256, 312 | 4e2b9eb899aacbe0 |
+| -1 | (6,12,8,63) | LCG | 107, 220, 363, 476, 619, 732, 875, 988, 1131, 1244, 1387, 1500 | 781 | 143, 113, 196 | 40eeaf03679eb93d |
+| -1 | (10,16,14,4095) | LCG | 65536, 100000 | 2 | 65536, 34464 | 59576b557f79458f |
+'''
+
+SPEC_05_12MIB = r'''
+| chunker | key | params | input | cuts | chunks | last 3 sizes |
+|---|---|---|---|---|---|---|
+| fastcdc | Z | (19,23,21,2) | SHA-CTR(12 MiB) | 2008520, 4215272, 6278548, 8927243, 10721222, 12475169, 12582912 | 7 | 1793979, 1753947, 107743 |
+| fastcdc | Z | (19,23,21,2,normal_size=1000000) | SHA-CTR(12 MiB) | 1251081, 2410561, 4215272, 6278548, 7301490, 8927243, 10293613, 11314035, 12475169, 12582912 | 10 | 1020422, 1161134, 107743 |
+| bh64 | Z | (19,23,21,4095,2) | SHA-CTR(12 MiB) | 1871477, 2729003, 4518183, 5118128, 7000782, 8591052, 9645042, 11688237, 12582912 | 9 | 1053990, 2043195, 894675 |
+| fastcdc | KS | (19,23,21,2) | SHA-CTR(12 MiB) | 1899616, 3166486, 5726623, 7353209, 9116794, 10918110, 12582912 | 7 | 1763585, 1801316, 1664802 |
+| fastcdc | KS | (19,23,21,2,normal_size=1000000) | SHA-CTR(12 MiB) | 1403712, 2869727, 3929456, 5726623, 7155094, 8297777, 9475164, 10666230, 11860252, 12582912 | 10 | 1191066, 1194022, 722660 |
+| bh64 | KS | (19,23,21,4095,2) | SHA-CTR(12 MiB) | 537320, 3196344, 6020006, 9594332, 10652459, 12398180, 12582912 | 7 | 1058127, 1745721, 184732 |
+| buzhash | seed=0 | (19,23,21,4095) | SHA-CTR(12 MiB) | 2400832, 5470069, 7053541, 7647874, 9058189, 11049828, 11788682, 12582912 | 8 | 1991639, 738854, 794230 |
+| buzhash | seed=1849058162 | (19,23,21,4095) | SHA-CTR(12 MiB) | 1544870, 3813364, 9477021, 12131880, 12582912 | 5 | 5663657, 2654859, 451032 |
+| buzhash | seed=-1 | (19,23,21,4095) | SHA-CTR(12 MiB) | 1949915, 5798925, 7274754, 12582912 | 4 | 3849010, 1475829, 5308158 |
+'''
+
+SPEC_05_SMALL = r'''
+| n | fastcdc sizes | buzhash64 sizes |
+|---|---------------|-----------------|
+| 0 | (no chunk) | (no chunk) |
+| 1 | 1 | 1 |
+| 64 | 64 | 64 |
+| 65 | 65 | 65 |
+| 66 | 66 | 66 |
+| 128 | 128 | 128 |
+| 129 | 129 | 129 |
+| 130 | 130 | 65, 65 |
+'''
+
+SPEC_05_FIXED = r'''
+| N | block | header | sizes |
+|---|-------|--------|-------|
+| 10000 | 4096 | 123 | 123, 4096, 4096, 1685 |
+| 10000 | 4096 | 0 | 4096, 4096, 1808 |
+| 50 | 4096 | 123 | 50 |
+| 0 | 4096 | 0 | (no chunk) |
+| 8192 | 4096 | 0 | 4096, 4096 |
+| 250 | 100 | −5 | 100, 100, 50 |
+'''
+
+SPEC_10_KEYS = r'''
+### 2.1 Key KZ
+
+* Z[0..31] = `dc95c078a2408989ad48a21492842087530f8afbc74536b9a963b4f1c4cb738b`
+* SHA-256 of Z[16..2063] (the 2048 toeplitz table bytes) = `bab13a3e2160a8e12f07a18ab89def7d993d9b4540e7e0f2e9cbc55a2ac9d19a`
+* A (AES-128 key, same for all three chunkers under the same κ) = `dc95c078a2408989ad48a21492842087`
+* toeplitz-aes: T[0] = `b93645c7fb8a0f53`, T[1] = `8b73cbc4f1b463a9`, T[2] = `6e6b604d3d40a7ce`, T[255] = `057a3cd61a3a0d6c`; IN1[1] = `16e79789e368c749`, OUT64[1] = `7136be258439838c`, OUT65[1] = `e26d7c4b08730718`, OUT64[255] = `73fc6eab5c3eaa14`
+* rabin-aes: 8 candidates rejected, accepted candidate no. 8 (0-based) from Z[80..87]; P = `0x1307fbb81e1cb4147` (65 bits incl. x^64); RED[1] = `307fbb81e1cb4147`, RED[255] = `6dc762bc276fd584`, OUT[1] = `a30b23328df91216`, OUT[255] = `94fccbddaa2df264`, W1[1] = `86361c45887b3fcb`, W1[255] = `46050ee6811d3bf5`, OUT8[1] = `2e71c4d5924445fd`, OUT8[255] = `b16a94d3a0ee89e3`, OUT16[1] = `cdb1c22092bc9e9f`, OUT16[255] = `7842266778a0e5ca`
+* goldilocks-aes: K = `0xb93645c7fb8a0f53` (candidate 0 accepted, 0 rejected); K2 = `6e03a7c035764657`, K^64 = `8b0c945dc4c30030`, NOUT64[1] = `74f36ba13b3cffd1`, NOUT65[1] = `f4a3b5b014db0bfb`, IN1[255] = `7d0f82eb8e8542f5`
+
+### 2.2 Key KS
+
+* Z[0..31] = `f29000b62a499fd0a9f39a6add2e7780f05d76ae4ab99fe5a6f69b3148c2363d`
+* SHA-256 of Z[16..2063] (the 2048 toeplitz table bytes) = `508063d4337ee55c18a66e23d64b343254d7ea74fd4aef4c61b126e41e770f14`
+* A (AES-128 key, same for all three chunkers under the same κ) = `f29000b62a499fd0a9f39a6add2e7780`
+* toeplitz-aes: T[0] = `e59fb94aae765df0`, T[1] = `3d36c248319bf6a6`, T[2] = `bd832cb5deb5bc0e`, T[255] = `85fafdd71f761d40`; IN1[1] = `7a6d84906337ed4c`, OUT64[1] = `7d81701ac7ccc48c`, OUT65[1] = `fb02e0358f998918`, OUT64[255] = `fe7735b02d4b196f`
+* rabin-aes: 27 candidates rejected, accepted candidate no. 27 (0-based) from Z[232..239]; P = `0x1ab5c422bb806ac23` (65 bits incl. x^64); RED[1] = `ab5c422bb806ac23`, RED[255] = `8ba4fee913febf1a`, OUT[1] = `38c151067133272f`, OUT[255] = `47a9fecb7e53a4cd`, W1[1] = `9ced033b3403c12e`, W1[255] = `1d1b717d44912b03`, OUT8[1] = `f03b525bf3c7ca78`, OUT8[255] = `5d46e0201abb77f5`, OUT16[1] = `17f0723bdc0a5267`, OUT16[255] = `079c29ff72028dc5`
+* goldilocks-aes: K = `0xe59fb94aae765df0` (candidate 0 accepted, 0 rejected); K2 = `c439ce33e0bf9ad1`, K^64 = `dce79b13202c34a6`, NOUT64[1] = `231864ebdfd3cb5b`, NOUT65[1] = `9bb4e1b0b2471362`, IN1[255] = `ba199247c7e7912c`
+
+### 2.3 Key KA
+
+* Z[0..31] = `11c7663c7f46d7f506c675608e9095ae61ce78bda9f2df5d1b8f9db53081df58`
+* SHA-256 of Z[16..2063] (the 2048 toeplitz table bytes) = `d5b19c9c3975f473f16056eed512bfc200e7844bc2eb5edc1b5fadc9f1fc235a`
+* A (AES-128 key, same for all three chunkers under the same κ) = `11c7663c7f46d7f506c675608e9095ae`
+* toeplitz-aes: T[0] = `5ddff2a9bd78ce61`, T[1] = `58df8130b59d8f1b`, T[2] = `b503e243a7b4b0b5`, T[255] = `b7a81131afa4ce04`; IN1[1] = `b1bf02616b3b1e36`, OUT64[1] = `a26499df2b921804`, OUT65[1] = `44c933be57243013`, OUT64[255] = `1f39a9c57787c2f5`
+* rabin-aes: 24 candidates rejected, accepted candidate no. 24 (0-based) from Z[208..215]; P = `0x17e7b905efcb18a59` (65 bits incl. x^64); RED[1] = `7e7b905efcb18a59`, RED[255] = `35c50f3a5fe1d373`, OUT[1] = `fced06943f33ded5`, OUT[255] = `6261e4d1cdb5c23b`, W1[1] = `203481101c93ffcc`, W1[255] = `657a4700ae6278f7`, OUT8[1] = `5a4f2be669ed9898`, OUT8[255] = `2e258939364f6a94`, OUT16[1] = `2821b0ad333c2724`, OUT16[255] = `9480a2b725ea5579`
+* goldilocks-aes: K = `0x5ddff2a9bd78ce61` (candidate 0 accepted, 0 rejected); K2 = `2050b2fd3b7c8d5b`, K^64 = `4e8ef4eb043b7637`, NOUT64[1] = `b1710b13fbc489ca`, NOUT65[1] = `f93f6b0897ab5b2f`, IN1[255] = `8212b770bb559242`
+
+Sanity anchors:
+* Under KZ, `A` equals AES-256 of the zero block under the zero key.
+* toeplitz `T[0]` equals the first goldilocks candidate under the same key,
+  because both come from Z[16..23].
+* rabin `RED[1]` equals `P` without its `x^64` bit.
+'''
+
+SPEC_10_WINDOWS = r'''
+| chunker | key | window | digest D (hex u64) | AES ciphertext (16 bytes, hex) | cut value c = LE64(ct[0..7]) |
+|---|---|---|---|---|---|
+| toeplitz-aes | KZ | W0 | `e7965745715c7084` | `6fe02676f55bf1075a0713adb7881576` | `07f15bf57626e06f` |
+| toeplitz-aes | KZ | W1 | `14b849503e3498de` | `c694d82a457144dee2c7c37a309bc45b` | `de4471452ad894c6` |
+| toeplitz-aes | KZ | W2 | `2d8231d4c2039d28` | `560a9c80ba828ca643af91d5dd963fbc` | `a68c82ba809c0a56` |
+| rabin-aes | KZ | W0 | `0000000000000000` | `c83f182bb0d5e789e24f061a5cf559e3` | `89e7d5b02b183fc8` |
+| rabin-aes | KZ | W1 | `e9456359f92b54c6` | `ccd3ebff97fb84c64ad14f5ec8bb9017` | `c684fb97ffebd3cc` |
+| rabin-aes | KZ | W2 | `1a2f43b371c3c354` | `f351b8dc1a18d81dece4e8b6713e18b2` | `1dd8181adcb851f3` |
+| goldilocks-aes | KZ | W0 | `0000000000000000` | `c83f182bb0d5e789e24f061a5cf559e3` | `89e7d5b02b183fc8` |
+| goldilocks-aes | KZ | W1 | `aa75a39b78de3236` | `6fa7d350d8e21b7068b25535a8e3bedb` | `701be2d850d3a76f` |
+| goldilocks-aes | KZ | W2 | `1720f25e30f3be44` | `d2f54e1118272ab364f2febf16865892` | `b32a2718114ef5d2` |
+| toeplitz-aes | KS | W0 | `95e8e42647e97961` | `d48f4dce7bfa7ea93e030ccc10b83b4f` | `a97efa7bce4d8fd4` |
+| toeplitz-aes | KS | W1 | `82f0401fabaaa568` | `5d4698455f372bf5d0d3d0528c878744` | `f52b375f4598465d` |
+| toeplitz-aes | KS | W2 | `297b47dd11eb03e5` | `3f9a6e2855502c787d98f65a1bbb46a9` | `782c5055286e9a3f` |
+| rabin-aes | KS | W0 | `0000000000000000` | `8de9013cb83edd9a6d0fc155d0799d47` | `9add3eb83c01e98d` |
+| rabin-aes | KS | W1 | `3e838df4ffcd34dd` | `aa8fa20e52336b7f891f08e4d6d6b6af` | `7f6b33520ea28faa` |
+| rabin-aes | KS | W2 | `c922f02fc6bf2236` | `670bda6eb365941ca091d194378beb56` | `1c9465b36eda0b67` |
+| goldilocks-aes | KS | W0 | `0000000000000000` | `8de9013cb83edd9a6d0fc155d0799d47` | `9add3eb83c01e98d` |
+| goldilocks-aes | KS | W1 | `a8b18b24985930bc` | `cf10e752e4ada21f445710438730a8a3` | `1fa2ade452e710cf` |
+| goldilocks-aes | KS | W2 | `ba675327da82f972` | `57f97bceceb8fac2f2752df7a70fa609` | `c2fab8cece7bf957` |
+| toeplitz-aes | KA | W0 | `786ac9833d96f889` | `e3df6dea9714b4dc65a3c185e2c727f7` | `dcb41497ea6ddfe3` |
+| toeplitz-aes | KA | W1 | `3b938770f015b213` | `b2f6a6325641e0dae10ac5a65d8dceb6` | `dae0415632a6f6b2` |
+| toeplitz-aes | KA | W2 | `987097ac481efba6` | `00653dbc58f29aa9c1773e835f05d047` | `a99af258bc3d6500` |
+| rabin-aes | KA | W0 | `0000000000000000` | `4163f49a3f86465d38bcccce9194572d` | `5d46863f9af46341` |
+| rabin-aes | KA | W1 | `3a2681bb002dd194` | `209cab9f2bc4dc895bf2b5923d944ee0` | `89dcc42b9fab9c20` |
+| rabin-aes | KA | W2 | `e3ec696873340e40` | `554a22ca1b01f37cf90f554edf9fb8cc` | `7cf3011bca224a55` |
+| goldilocks-aes | KA | W0 | `0000000000000000` | `4163f49a3f86465d38bcccce9194572d` | `5d46863f9af46341` |
+| goldilocks-aes | KA | W1 | `5bb7251139639941` | `02e6b6b68d9fed7a72ccbc38c945bbf1` | `7aed9f8db6b6e602` |
+| goldilocks-aes | KA | W2 | `605b5bc7f4c2e307` | `5e559f4bfd5c8ece11dace8c9412e5fb` | `ce8e5cfd4b9f555e` |
+'''
+
+SPEC_10_EDGE = r'''
+| K | window | digest (hex) | digest (decimal) |
+|---|---|---|---|
+| `0x1` (1) | W1 | `00000000000007e0` | 2016 |
+| `0x1` (1) | W2 | `0000000000003fc0` | 16320 |
+| `0xffffffff` (2^32 − 1) | W1 | `0000001500000015` | 90194313237 |
+| `0xffffffff` (2^32 − 1) | W2 | `00000000000000ff` | 255 |
+| `0x100000000` (2^32) | W1 | `0000003f00000002` | 270582939650 |
+| `0x100000000` (2^32) | W2 | `000001fdffffff01` | 2190433320705 |
+| `0xfffffffeffffffff` (p − 2) | W1 | `1c71c71c71c71c87` | 2049638230412172423 |
+| `0xfffffffeffffffff` (p − 2) | W2 | `ffffffaa000000ab` | 18446743704342364331 |
+| `0xffffffff00000000` (p − 1) | W1 | `0000000000000020` | 32 |
+| `0xffffffff00000000` (p − 1) | W2 | `0000000000000000` | 0 |
+'''
+
+SPEC_10_POSITIONS = r'''
+| chunker | key | i | D_i | c_i |
+|---|---|---|---|---|
+| toeplitz-aes | KZ | 63 | `fa325efcfe3aa2b6` | `eee28e3fe1d9b91d` |
+| toeplitz-aes | KZ | 64 | `487e7b9e073db436` | `b03bcbcbb906490c` |
+| toeplitz-aes | KZ | 1000 | `c6c4ea42bdb0fc14` | `a625f9e851b264a6` |
+| toeplitz-aes | KZ | 262143 | `4f731d490f86ec52` | `369f51e2caf0023a` |
+| rabin-aes | KZ | 63 | `95ddd014e99c429e` | `3101389a291b9a92` |
+| rabin-aes | KZ | 64 | `e9f4d6f0eb749137` | `ce5c7d447a50aa22` |
+| rabin-aes | KZ | 1000 | `dbea7d0874169291` | `c2faa8f3990476c4` |
+| rabin-aes | KZ | 262143 | `4f89497089373c9e` | `c97ef6f3667c31a3` |
+| goldilocks-aes | KZ | 63 | `db314b201f5e2f48` | `c9860ab122c99340` |
+| goldilocks-aes | KZ | 64 | `3e6281b011da0e80` | `1c12989b18b05a44` |
+| goldilocks-aes | KZ | 1000 | `044d16b213a53f3a` | `169f6e1d7e652ca3` |
+| goldilocks-aes | KZ | 262143 | `7f328c601ab24915` | `9f161d2c35e82b7b` |
+| toeplitz-aes | KA | 63 | `9b33cf4b9f7f72b2` | `a0b49af91c27ce5b` |
+| toeplitz-aes | KA | 64 | `ee6e5862eb9adf81` | `a4060b071b2aa63c` |
+| toeplitz-aes | KA | 1000 | `d4b105283dd82504` | `4480eaa0770ddeef` |
+| toeplitz-aes | KA | 262143 | `7c7ba583c452b7e0` | `368332e624e066e0` |
+| rabin-aes | KA | 63 | `ccbd83ab257d1bc5` | `86d389601dcda017` |
+| rabin-aes | KA | 64 | `2a6032d78cc0696a` | `3a858da59a496f26` |
+| rabin-aes | KA | 1000 | `79214915c75d1cfc` | `18d95e52fac340ea` |
+| rabin-aes | KA | 262143 | `dd393cdf37e9803a` | `32ffde481cce1cef` |
+| goldilocks-aes | KA | 63 | `4d1878d1cd4c13b0` | `9bd40a9e1647f690` |
+| goldilocks-aes | KA | 64 | `f997f506747bf00b` | `8490b2a8edb60b12` |
+| goldilocks-aes | KA | 1000 | `6c4a1f73be830793` | `99bc939f8396026e` |
+| goldilocks-aes | KA | 262143 | `3adb3df84795eab9` | `dba63587d226d5be` |
+'''
+
+SPEC_10_RAW = r'''
+| chunker | key | first 10 positions i ≥ 63 with (c_i & 0xFFF) == 0 | total count |
+|---|---|---|---|
+| toeplitz-aes | KZ | 486, 2045, 17266, 22631, 23625, 23670, 24052, 25996, 32273, 36050 | 66 |
+| rabin-aes | KZ | 3770, 6673, 6933, 7459, 8347, 20529, 20786, 26506, 35046, 49327 | 50 |
+| goldilocks-aes | KZ | 1529, 2599, 8326, 8928, 14185, 16113, 19309, 23749, 24413, 26266 | 67 |
+| toeplitz-aes | KA | 2866, 5789, 6231, 6872, 6957, 10656, 18949, 22001, 23306, 24815 | 56 |
+| rabin-aes | KA | 809, 7261, 7316, 10451, 12628, 15341, 27733, 40042, 40216, 54509 | 59 |
+| goldilocks-aes | KA | 3831, 9606, 10840, 15396, 16498, 18205, 19821, 20958, 27354, 34551 | 68 |
+'''
+
+SPEC_10_CHUNKS = r'''
+Parameters `10,16,12,0`:
+
+| chunker | key | first 12 chunk end offsets | #chunks | SHA-256 of all end offsets |
+|---|---|---|---|---|
+| toeplitz-aes | KZ | 2046, 17267, 22632, 23671, 25997, 32274, 36051, 39506, 40865, 50986, 53297, 59669 | 53 | `d2279ca00d6e5ebf6f5b1cab0e54ebc6298033ffde72db483420c9222ed529a6` |
+| rabin-aes | KZ | 3771, 6674, 8348, 20530, 26507, 35047, 49328, 51497, 64422, 65741, 72155, 81944 | 43 | `1dad5fe84960a570e9e9a37fcd8be524a534269d4e390801152e55d13437db66` |
+| goldilocks-aes | KZ | 1530, 2600, 8327, 14186, 16114, 19310, 23750, 26267, 28376, 39634, 46673, 58476 | 52 | `c5d02b15b3f07e49574c7914440aff49647a0030d6f7f1c893531c2c2308381e` |
+| toeplitz-aes | KA | 2867, 5790, 6873, 10657, 18950, 22002, 23307, 24816, 27148, 30538, 39076, 41355 | 52 | `60702e31de3fcb9f4a5b9b18777756da43709cd7792fb2c8b6d0b38fb1b4297f` |
+| rabin-aes | KA | 7262, 10452, 12629, 15342, 27734, 40043, 54510, 65520, 72389, 74212, 78347, 79453 | 52 | `0c9bfbc226f57b49e902bd5dd30f8b4f0acfcef784178c138c36c7dbcd203d2f` |
+| goldilocks-aes | KA | 3832, 9607, 10841, 15397, 16499, 18206, 19822, 20959, 27355, 34552, 50463, 57184 | 58 | `0598457400a831794a6770001b9fe5bacac80e9171a1befcb510c76693efb37c` |
+
+Parameters `10,16,12,2`:
+
+| chunker | key | first 12 chunk end offsets | #chunks | SHA-256 of all end offsets |
+|---|---|---|---|---|
+| toeplitz-aes | KZ | 3637, 7776, 11836, 16339, 20211, 23626, 25997, 29785, 35074, 39289, 40865, 44520 | 67 | `89e318609b09018be85f5d24738aba03d5b61e5274561ad1a8379ffdd038d5e8` |
+| rabin-aes | KZ | 3771, 6934, 12736, 19784, 24286, 27991, 31413, 34882, 39100, 43102, 49328, 52593 | 65 | `d3614b0b689c3d4b360815c192174482bab6d2d6eef22ae1c126c0bf35086b57` |
+| goldilocks-aes | KZ | 3170, 7801, 8929, 12771, 16114, 19310, 23619, 26267, 29617, 32770, 37782, 43416 | 67 | `168637a5ae1050794614a9e470a2d426a2839da44e1ac8a8723452f3fc8e826b` |
+| toeplitz-aes | KA | 2867, 6232, 10473, 13708, 16977, 20711, 22002, 26360, 30358, 34325, 37615, 41077 | 71 | `2009ab2e4ff4164ffbc0d51d0b4dde316449d28dca659dc7dfd1f0966d6bf88c` |
+| rabin-aes | KA | 3247, 6970, 10076, 15084, 18710, 22328, 25492, 31178, 34318, 37722, 40217, 47507 | 64 | `627ac05dab1f6441d4ae616409932e94fa73d60e412238eb5878b4e066a2bfe1` |
+| goldilocks-aes | KA | 3301, 7978, 9607, 12855, 16481, 19822, 23508, 27355, 30448, 33572, 37037, 45073 | 68 | `946d33610fb28346d62d022d3959d3e028e58e52d9cf8e5a59bbaab1fe488388` |
+
+Parameters `6,15,7,3`:
+
+| chunker | key | first 12 chunk end offsets | #chunks | SHA-256 of all end offsets |
+|---|---|---|---|---|
+| toeplitz-aes | KZ | 131, 283, 425, 541, 658, 773, 908, 1023, 1137, 1261, 1414, 1529 | 2068 | `4d060f68cb3314acd0e4f167c4286c18bb204e077a5a0f8d98cd6b98e5655dfe` |
+| rabin-aes | KZ | 129, 256, 375, 494, 624, 748, 889, 1008, 1132, 1249, 1366, 1487 | 2072 | `7119346fbd37b723060127d0d88c799b497ab324336886eafadb7ccc47556dcc` |
+| goldilocks-aes | KZ | 135, 255, 370, 558, 689, 809, 931, 1053, 1158, 1280, 1349, 1471 | 2078 | `cd227ff860a966a84daa40b6d851fb11f2a434fecb8197225813800376b546ac` |
+| toeplitz-aes | KA | 120, 240, 366, 479, 601, 731, 844, 981, 1111, 1335, 1457, 1583 | 2082 | `9630c5a26e2671362ad30d03dd91756cfa41dbb8429fa307cc10e464314337fc` |
+| rabin-aes | KA | 117, 254, 367, 498, 612, 753, 926, 1051, 1164, 1282, 1403, 1516 | 2065 | `7ffd308eac83445a923b0221d3a2bdb86beb401f98046c06559e088a18a2bd60` |
+| goldilocks-aes | KA | 113, 229, 347, 475, 631, 748, 874, 994, 1117, 1239, 1354, 1524 | 2082 | `68866e7bb82311e5883ee0a689d49ae274ebea65e394d6417a949af0d409be84` |
+
+Parameters `12,17,12,0`:
+
+| chunker | key | first 12 chunk end offsets | #chunks | SHA-256 of all end offsets |
+|---|---|---|---|---|
+| toeplitz-aes | KZ | 17267, 22632, 32274, 39506, 50986, 59669, 64560, 68742, 77750, 82538, 87662, 94394 | 32 | `42fbe87173ad1adc26aabd0d34d16358da99dc1bb7ede1b146b4d1d6ab9fba7f` |
+| rabin-aes | KZ | 6674, 20530, 26507, 35047, 49328, 64422, 72155, 81944, 93112, 99215, 103750, 121296 | 26 | `adeca775ac8b8ad3beeb25f75e17e83a2239a3c504014fd5aba5200a7dc5d737` |
+| goldilocks-aes | KZ | 8327, 14186, 19310, 23750, 28376, 39634, 46673, 58476, 64290, 76244, 82316, 89486 | 32 | `5bae103cae166495fefdd897dd511746a2209884935178beb861fd2564b1681d` |
+| toeplitz-aes | KA | 5790, 10657, 18950, 23307, 30538, 39076, 46199, 55284, 61357, 71481, 84230, 94703 | 32 | `bffcebb30580391e16e179cd14987ecb35db7cb1f0ed4b78651ad6e05716f6ec` |
+| rabin-aes | KA | 7262, 12629, 27734, 40043, 54510, 65520, 72389, 78347, 87948, 94013, 107411, 113398 | 31 | `d54993a17852f8dc2d1f8ef4ca324721ca3eb4852f63110747eb03135f8b5134` |
+| goldilocks-aes | KA | 9607, 15397, 19822, 27355, 34552, 50463, 57184, 62123, 66924, 71785, 76117, 85340 | 35 | `d5a614262e51e6cac23bba4c0979e432244a8ca6330ccfbdf1d2fd0d3946878c` |
+'''
+
+SPEC_10_CONST = r'''
+| chunker | input (300000 bytes) | params | c of the constant window | #chunks | first 4 ends | last 2 ends |
+|---|---|---|---|---|---|---|
+| toeplitz-aes | all bytes 0x00 | `10,16,12,2` | `07f15bf57626e06f` | 5 | 65536, 131072, 196608, 262144 | 262144, 300000 |
+| toeplitz-aes | all bytes 0x00 | `6,15,1,0` | `07f15bf57626e06f` | 10 | 32768, 65536, 98304, 131072 | 294912, 300000 |
+| toeplitz-aes | all bytes 0x00 | `6,15,2,1` | `07f15bf57626e06f` | 10 | 32768, 65536, 98304, 131072 | 294912, 300000 |
+| toeplitz-aes | all bytes 0x42 | `10,16,12,2` | `cc0996f2c5fadab7` | 5 | 65536, 131072, 196608, 262144 | 262144, 300000 |
+| toeplitz-aes | all bytes 0x42 | `6,15,1,0` | `cc0996f2c5fadab7` | 10 | 32768, 65536, 98304, 131072 | 294912, 300000 |
+| toeplitz-aes | all bytes 0x42 | `6,15,2,1` | `cc0996f2c5fadab7` | 10 | 32768, 65536, 98304, 131072 | 294912, 300000 |
+| rabin-aes | all bytes 0x00 | `10,16,12,2` | `89e7d5b02b183fc8` | 5 | 65536, 131072, 196608, 262144 | 262144, 300000 |
+| rabin-aes | all bytes 0x00 | `6,15,1,0` | `89e7d5b02b183fc8` | 4616 | 65, 130, 195, 260 | 299975, 300000 |
+| rabin-aes | all bytes 0x00 | `6,15,2,1` | `89e7d5b02b183fc8` | 4616 | 65, 130, 195, 260 | 299975, 300000 |
+| rabin-aes | all bytes 0x42 | `10,16,12,2` | `4b42dfdda7ee266c` | 5 | 65536, 131072, 196608, 262144 | 262144, 300000 |
+| rabin-aes | all bytes 0x42 | `6,15,1,0` | `4b42dfdda7ee266c` | 4616 | 65, 130, 195, 260 | 299975, 300000 |
+| rabin-aes | all bytes 0x42 | `6,15,2,1` | `4b42dfdda7ee266c` | 4616 | 65, 130, 195, 260 | 299975, 300000 |
+| goldilocks-aes | all bytes 0x00 | `10,16,12,2` | `89e7d5b02b183fc8` | 5 | 65536, 131072, 196608, 262144 | 262144, 300000 |
+| goldilocks-aes | all bytes 0x00 | `6,15,1,0` | `89e7d5b02b183fc8` | 4616 | 65, 130, 195, 260 | 299975, 300000 |
+| goldilocks-aes | all bytes 0x00 | `6,15,2,1` | `89e7d5b02b183fc8` | 4616 | 65, 130, 195, 260 | 299975, 300000 |
+| goldilocks-aes | all bytes 0x42 | `10,16,12,2` | `f5a17bc512261471` | 5 | 65536, 131072, 196608, 262144 | 262144, 300000 |
+| goldilocks-aes | all bytes 0x42 | `6,15,1,0` | `f5a17bc512261471` | 10 | 32768, 65536, 98304, 131072 | 294912, 300000 |
+| goldilocks-aes | all bytes 0x42 | `6,15,2,1` | `f5a17bc512261471` | 10 | 32768, 65536, 98304, 131072 | 294912, 300000 |
+'''
+
+SPEC_10_LCG = r'''
+| chunker | params | #chunks | first ends | last 2 ends |
+|---|---|---|---|---|
+| toeplitz-aes | `10,16,12,0` | 2 | 65536, 100000 | 65536, 100000 |
+| toeplitz-aes | `6,15,4,2` | 1433 | 66, 131, 197, 263, 338, 407 | 99957, 100000 |
+| rabin-aes | `10,16,12,0` | 2 | 65536, 100000 | 65536, 100000 |
+| rabin-aes | `6,15,4,2` | 1465 | 71, 136, 207, 276, 341, 410 | 99944, 100000 |
+| goldilocks-aes | `10,16,12,0` | 2 | 65536, 100000 | 65536, 100000 |
+| goldilocks-aes | `6,15,4,2` | 1465 | 67, 132, 209, 274, 341, 408 | 99936, 100000 |
+'''
+
+SPEC_10_TINY = r'''
+| N | toeplitz-aes | rabin-aes | goldilocks-aes |
+|---|---|---|---|
+| 0 | [] | [] | [] |
+| 1 | [1] | [1] | [1] |
+| 64 | [64] | [64] | [64] |
+| 1024 | [1024] | [1024] | [1024] |
+| 1025 | [1025] | [1025] | [1025] |
+| 1026 | [1025, 1026] | [1026] | [1026] |
+| 1100 | [1025, 1100] | [1026, 1100] | [1026, 1100] |
+'''
+
+SPEC_10_GRID = r'''
+| chunker | overall SHA-256 |
+|---|---|
+| rabin-aes | `f502d8da9dc338ff6949d89cdb545ff690bba8919263a17010c2a4995031d7ef` |
+| goldilocks-aes | `4aa18be3a2209cc0f454af01a9019e050eb1588b959f96c7e0de532b6a69fd65` |
+| toeplitz-aes | `d98a97b3eeb1122c602c4581f486bd356404447efe2bf550000e12d1f046b843` |
+'''
+
+
+# ===========================================================================
+# inputs (02 §8, 05 §1, 10 §1)
+
+def test_inputs_prefixes():
+    assert inputs.sha_ctr(16).hex() == "bec4155a004aa3996830fee250a069a9"
+    assert inputs.lcg(16).hex() == "a6e7943d328300397edf2cf58afb1871"
+    assert inputs.sha_ctr(0) == b"" and inputs.lcg(0) == b""
+    assert len(inputs.sha_ctr(33)) == 33
+    assert inputs.sha_ctr(100) == SC()[:100]
+
+
+def test_lcg_fast_equals_plain_loop():
+    assert inputs.lcg(100000) == inputs.lcg_naive(100000)
+    for n in (1, 255, 256, 257, 1000):
+        assert inputs.lcg(n) == inputs.lcg_naive(n)
+
+
+def test_aes_sc_input():
+    sc = AES_SC()
+    assert len(sc) == 262144
+    assert sc[:16].hex() == "af5570f5a1810b7af78caf4bc70a660f"
+    assert hashlib.sha256(sc).hexdigest() == \
+        "10ab2705cc85e622c4b75bf924e866c1316c14c6310be51dc0535dcd55b3da61"
+
+
+# ===========================================================================
+# 01 §3 masks
+
+def test_mask_basic():
+    assert masks.mask(0, True) == 0 and masks.mask(-3, False) == 0
+    assert masks.mask(64, True) == M64 and masks.mask(70, False) == M64
+    assert masks.mask(8, False) == 0xff
+    assert masks.mask(8, True) == 0xff00000000000000
+
+
+def test_mask_examples_01_3_2():
+    assert masks.nc_masks(21, 2, 0, True) == (0xfffffe0000000000, 0xffffe00000000000, 1572864)
+    assert masks.nc_masks(21, 0, 0, True) == (0xfffff80000000000, 0xfffff80000000000, 0)
+    assert masks.nc_masks(21, 2, 0, False) == (0x7fffff, 0x7ffff, 1572864)
+    ms, ml, ns = masks.nc_masks(17, 2, 0, True)
+    assert ms == masks.mask(19, True) and ml == masks.mask(15, True) and ns == 98304
+    # nc 0 forces normal_size 0, any argument is ignored
+    assert masks.nc_masks(21, 0, 12345, True)[2] == 0
+    # explicit normal_size is used with nc > 0
+    assert masks.nc_masks(21, 2, 1000000, True)[2] == 1000000
+
+
+def test_constructor_checks_01_4_1():
+    with pytest.raises(AssertionError):
+        masks.check_common(19, 25, 21, 2)          # max_size > 20971479
+    with pytest.raises(AssertionError):
+        masks.check_common(20, 20, 20, 2)          # min + 1 > max
+    with pytest.raises(AssertionError):
+        masks.check_common(6, 12, 8, -1)
+    with pytest.raises(AssertionError):
+        masks.check_common(6, 12, 2, 2)            # mask - nc < 1
+    with pytest.raises(AssertionError):
+        masks.check_common(6, 12, 47, 2)           # mask + nc > 48
+    masks.check_common(1, 23, 2, 0)                # accepted by the constructor
+    with pytest.raises(AssertionError):
+        aes.chunk_sizes("rabin-aes", Z, 5, 12, 8, 0, 0, b"x")     # min_exp >= 6
+    with pytest.raises(AssertionError):
+        buzhash64.chunk_sizes(Z, 6, 12, 8, 4096, 0, 0, b"x")    # w + min + 1 > max
+    with pytest.raises(AssertionError):
+        buzhash.chunk_sizes(0, 6, 12, 8, 4033, b"x")
+
+
+# ===========================================================================
+# 01 §9 / 05 §2 CSPRNG
+
+def test_keystream_first_blocks():
+    assert csprng.KeyStream(Z).random_bytes(16).hex() == "dc95c078a2408989ad48a21492842087"
+    assert csprng.KeyStream(KS).random_bytes(16).hex() == "f29000b62a499fd0a9f39a6add2e7780"
+    # split reads give the same prefix (06 §2.1)
+    ks = csprng.KeyStream(Z)
+    parts = ks.random_bytes(1) + ks.random_bytes(7) + ks.random_bytes(4097) + ks.random_bytes(0)
+    assert parts == csprng.KeyStream(Z).random_bytes(4105)
+    assert ks.consumed == 4105
+
+
+@pytest.mark.parametrize("key, draws, head", [
+    (Z, [220, 149, 192, 120, 162], [121, 111, 60, 4, 125, 17, 239, 51]),
+    (KS, [242, 144, 0, 182, 42], [147, 180, 108, 161, 19, 92, 101, 4]),
+])
+def test_shuffle_draws_05_2(key, draws, head):
+    ks = csprng.KeyStream(key)
+    got = [ks.random_int(n) for n in (256, 255, 254, 253, 252)]
+    assert got == draws
+    assert ks.consumed == 5                        # one byte each
+    ks = csprng.KeyStream(key)
+    L = list(range(256))
+    ks.shuffle(L)
+    assert L[:8] == head
+    assert sorted(L) == list(range(256))
+
+
+def test_first_draws_use_keystream_bytes():
+    # 01 §9: the zero-key draws are the keystream bytes dc 95 c0 78 a2
+    assert csprng.KeyStream(Z).random_bytes(5) == bytes([0xdc, 0x95, 0xc0, 0x78, 0xa2])
+    assert list(csprng.KeyStream(Z).random_bytes(5)) == [220, 149, 192, 120, 162]
+
+
+def test_random_int_rules():
+    ks = csprng.KeyStream(Z)
+    with pytest.raises(ValueError):
+        ks.random_int(0)
+    with pytest.raises(ValueError):
+        ks.random_int(-5)
+    assert ks.random_int(1) == 0 and ks.consumed == 0
+    # multi-byte draws: nb = ceil(bitlen(n-1)/8) bytes per attempt
+    for n, nb in ((2, 1), (256, 1), (257, 2), (65536, 2), (65537, 3), (2 ** 40 + 3, 6)):
+        before = ks.consumed
+        v = ks.random_int(n)
+        assert 0 <= v < n
+        assert (ks.consumed - before) % nb == 0 and ks.consumed > before
+    # big-endian interpretation and masking
+    assert csprng.ByteStream(b"\x01\x02").random_int(65536) == 0x0102
+    assert csprng.ByteStream(b"\xff\x05").random_int(6) == 5      # 0xff & 7 = 7 rejected
+    # 1000 rejections, then one more draw modulo n without masking
+    bs = csprng.ByteStream(b"\xff" * 1000 + bytes([200]))
+    assert bs.random_int(129) == 200 % 129
+    assert bs.consumed == 1001
+    # shuffle of <= 1 element draws nothing
+    ks2 = csprng.KeyStream(Z)
+    ks2.shuffle([7])
+    assert ks2.consumed == 0
+
+
+def test_key_errors():
+    with pytest.raises(ValueError):
+        csprng.KeyStream(bytes(31))
+    with pytest.raises(ValueError):
+        csprng.KeyStream(bytes(33))
+    with pytest.raises(TypeError):
+        csprng.KeyStream(bytearray(32))
+    with pytest.raises(TypeError):
+        csprng.KeyStream(None)
+    with pytest.raises(TypeError):
+        fastcdc.gear_table("x" * 32)
+    with pytest.raises(ValueError):
+        aes.expand_key("toeplitz-aes", bytes(16))
+    with pytest.raises(TypeError):
+        aes.expand_key("toeplitz-aes", None)
+
+
+def test_derived_keys_05_3():
+    def d(idk, dom):
+        return hashlib.sha256(idk + dom).hexdigest()
+    assert d(Z, b"fastcdc") == "b50f8556e7a84e90ac48aea038f601d25665663977b84b072df6761210d04ce0"
+    assert d(Z, b"buzhash64") == "1e07d6f412b0fb193c2b12babada28c2ac8db5c43045e203273ad690ff60bca1"
+    assert d(KS, b"fastcdc") == "71bd3d22170d1f51e5da3b88be2547aab945fc24bcb57c1d5abe87e0f33e9ea0"
+    assert d(KS, b"buzhash64") == "beedde34f91cd3fedfea8153943ff78cae41ad6595d19de9f32097b34eb5bf8d"
+
+
+# ===========================================================================
+# 05 §3 tables (and 02 §2, 03 §2, 04 A.3)
+
+def _table_rows():
+    return [r for r in md_rows(SPEC_05_TABLES) if not r[0].startswith("buzhash base")]
+
+
+@pytest.mark.parametrize("row", _table_rows(), ids=lambda r: r[0] + "-" + r[1])
+def test_tables_05_3(row):
+    name, key = row[0], KEYS[row[1]]
+    T = fastcdc.gear_table(key) if name.startswith("fastcdc") else buzhash64.table(key)
+    assert len(T) == 256
+    assert [T[0], T[1], T[2], T[3], T[255]] == [hexval(c) for c in row[2:7]]
+    assert hashlib.sha256(struct.pack("<256Q", *T)).hexdigest() == row[7].strip("`")
+
+
+def test_buzhash_base_table_05_3():
+    row = [r for r in md_rows(SPEC_05_TABLES) if r[0].startswith("buzhash base")][0]
+    B = buzhash.BASE_TABLE
+    assert len(B) == 256
+    assert B[0] == hexval(row[2]) == 0xe7f831ec
+    assert B[1] == hexval(row[3]) == 0xf4026465
+    assert B[255] == hexval(row[6]) == 0x71893f7b
+    le, be = re.findall(r"`([0-9a-f]{64})`", row[7])
+    assert hashlib.sha256(struct.pack("<256I", *B)).hexdigest() == le
+    assert hashlib.sha256(struct.pack(">256I", *B)).hexdigest() == be
+    assert le == "52bbc3f13bb34a5f5b19988dce11f5adb9cc0868a29e987f4c8d2901c722e6db"
+
+
+def test_gear_block0_02_2():
+    # G[0] is the first 8 bytes of AES-256 block 0 read little-endian
+    blk = bytes.fromhex("dc95c078a2408989ad48a21492842087")
+    assert fastcdc.gear_table(Z)[0] == struct.unpack("<Q", blk[:8])[0] == 0x898940a278c095dc
+
+
+@pytest.mark.parametrize("key, consumed", [(Z, 22502), (KS, 22489)])
+def test_buzhash64_table_consumption_and_balance(key, consumed):
+    ks = csprng.KeyStream(key)
+    T = buzhash64.table_from_stream(ks)
+    assert ks.consumed == consumed
+    assert T == buzhash64.table(key)
+    for bit in range(64):                          # every bit in exactly 128 entries
+        assert sum((t >> bit) & 1 for t in T) == 128
+
+
+# ===========================================================================
+# 02 §8 fastcdc worked examples
+
+def test_fastcdc_zero_states_02_8_1():
+    G = fastcdc.gear_table(Z)
+    expect = {1: 0x898940a278c095dc, 2: 0x9c9bc1e76a41c194, 3: 0xc2c0c4714d441904,
+              25: 0xbb6840893f3f6a24, 26: 0x0059c1b4f73f6a24}
+    fp = 0
+    m = 0xff00000000000000
+    first_hit = None
+    for k in range(1, 200):
+        fp = fastcdc.feed(G, fp, 0)
+        assert fp == (G[0] * ((1 << k) - 1)) & M64
+        if k in expect:
+            assert fp == expect[k]
+        if first_hit is None and fp & m == 0:
+            first_hit = k
+    assert first_hit == 26                         # 26th fed byte at offset 89 -> chunk 90
+    assert expect[26] >> 56 == 0x00
+    # (6,12,8,2): no state among the first 128 fed bytes has its top 10 bits
+    # zero, and from the 64th fed byte on the state is stuck at -G[0]
+    fp = 0
+    for k in range(1, 129):
+        fp = fastcdc.feed(G, fp, 0)
+        assert fp & masks.mask(10, True) != 0
+        if k >= 64:
+            assert fp == (-G[0]) & M64 == 0x7676bf5d873f6a24
+    assert 0x7676bf5d873f6a24 & masks.mask(6, True) != 0
+
+
+def test_fastcdc_zeros_02_8_1():
+    assert fastcdc.chunk_sizes(Z, 6, 12, 8, 0, 0, bytes(1000)) == [90] * 11 + [10]
+    assert cuts_of(fastcdc.chunk_sizes(Z, 6, 12, 8, 0, 0, bytes(1000)))[-1] == 1000
+    assert fastcdc.chunk_sizes(Z, 6, 12, 8, 2, 0, bytes(1000)) == [1000]
+
+
+def test_fastcdc_trace_02_8_2():
+    G = fastcdc.gear_table(Z)
+    sc = SC()
+    assert sc[64:67] == bytes([0xee, 0x92, 0x73])
+    fp = 0
+    states = {}
+    first = None
+    for off in range(64, 1000):
+        fp = fastcdc.feed(G, fp, sc[off])
+        states[off] = fp
+        if first is None and fp >> 56 == 0:
+            first = off
+    assert states[64] == 0x73ead8ff051a8403 == G[0xee]
+    assert states[65] == 0xb415a2796a6e1b86
+    assert states[66] == 0x34072516668bd889
+    assert first == 835 and states[835] == 0x0095c0ffb41bbe2d
+    r, st = fastcdc.scan(G, sc[64:1000], 0, 0xff00000000000000)
+    assert (r, st) == (835 - 64, 0x0095c0ffb41bbe2d)
+    assert fastcdc.chunk_sizes(Z, 6, 12, 8, 0, 0, sc[:5000])[0] == 836
+
+
+def test_fastcdc_block_trace_02_8_3():
+    G = fastcdc.gear_table(Z)
+    sc = SC()
+    block = sc[64:72]
+    expect = [  # (byte, H_j, M_j, candidate, exact)
+        (0xee, 0xf56c7f828d420180, 0x8000000000000000, False, False),
+        (0x92, 0x05689e5a9b86e180, 0xc000000000000000, True, False),
+        (0x73, 0x80e4a2ccd17b1120, 0xe000000000000000, False, False),
+        (0x8a, 0x9d1e033aae83d310, 0xf000000000000000, False, False),
+        (0xb5, 0x2673234f84064870, 0xf800000000000000, False, False),
+        (0x68, 0xf47fa8987b041de0, 0xfc00000000000000, False, False),
+        (0x9d, 0xdef1528e61630554, 0xfe00000000000000, False, False),
+        (0xda, 0x5fe872e61b47415c, 0xff00000000000000, False, False),
+    ]
+    lanes = fastcdc.block_lanes(G, block, 0, 0xff00000000000000)
+    for j, (lane, (b, H, M, cand, exact)) in enumerate(zip(lanes, expect), 1):
+        assert block[j - 1] == b
+        assert (lane["H"], lane["M"], lane["candidate"], lane["exact"]) == (H, M, cand, exact), j
+    # lane 2 is a false positive: H_2 = h_2 << 6
+    assert lanes[1]["h"] == 0xb415a2796a6e1b86
+    assert lanes[1]["H"] == (0xb415a2796a6e1b86 << 6) & M64
+    # recheck leaves fp = h_8 = c + S_8; entry state of the next block
+    r, fp = fastcdc.scan(G, block, 0, 0xff00000000000000)
+    assert (r, fp) == (-1, 0x5fe872e61b47415c)
+    assert (fp << 8) & M64 == 0xe872e61b47415c00
+    # NEON form: lane 2's limit ~M_2 = 0x3fff... >= H_2
+    assert (~0xc000000000000000) & M64 == 0x3fffffffffffffff >= 0x05689e5a9b86e180
+
+
+# ===========================================================================
+# 03 buzhash64 worked examples
+
+def test_buzhash64_letters_03_3():
+    T = buzhash64.table(Z)
+    assert T[ord("a")] == 0x3c25bccb37b20d42
+    assert T[ord("b")] == 0x8884155244283064
+    assert T[ord("c")] == 0x133c41a760ab6ac8
+    h = buzhash64.rotl64(T[97], 2) ^ buzhash64.rotl64(T[98], 1) ^ T[99]
+    assert h == buzhash64.window_hash(T, b"abc") == 0xf2a2982f36333f09 == 17483704031945899785
+    assert buzhash64.window_hash(T, b"") == 0
+
+
+def test_buzhash64_trot_03_4():
+    T = buzhash64.table(Z)
+    Trot = buzhash64.rotated(T, 4095)
+    assert Trot[0] == 0xf959fdfdbc9bea3a
+    assert buzhash64.rotated(T, 64) == T            # rotation by 0 is the identity
+    assert buzhash64.rotl64(0x8000000000000001, 0) == 0x8000000000000001
+    assert buzhash64.rotl64(0x8000000000000001, 64) == 0x8000000000000001
+
+
+def test_buzhash64_window_hash_is_definition():
+    rnd = random.Random(3)
+    T = buzhash64.table(KS)
+    for w in (1, 2, 63, 64, 65, 129, 300):
+        win = bytes(rnd.randrange(256) for _ in range(w))
+        direct = 0
+        for t, b in enumerate(win):
+            direct ^= buzhash64.rotl64(T[b], (w - 1 - t) % 64)
+        assert buzhash64.window_hash(T, win) == direct
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_05_BH64_HASH), ids=lambda r: r[0])
+def test_buzhash64_hash_values_05_4(row):
+    T = buzhash64.table(KEYS[row[0]])
+    assert buzhash64.window_hash(T, b"abc") == num(row[1])
+    assert buzhash64.window_hash(T, b"abcdefghijklmnop") == num(row[2])
+    alpha = b"abcdefghijklmnopqrstuvwxyz" * 4
+    assert len(alpha) == 104
+    assert buzhash64.window_hash(T, alpha) == num(row[3])
+
+
+@pytest.mark.parametrize("key, h16", [(Z, 8289984482189055106), (KS, 10615776141891786976)])
+def test_buzhash64_roll_check_03_8_1(key, h16):
+    T = buzhash64.table(key)
+    assert h16 == {Z: 0x730bf0f6de611482, KS: 0x9352d0280086d8e0}[key]
+    prev = buzhash64.window_hash(T, b"Xabcdefghijklmno")
+    rolled = buzhash64.rotl64(prev, 1) ^ buzhash64.rotl64(T[ord("X")], 16) ^ T[ord("p")]
+    assert rolled == buzhash64.window_hash(T, b"abcdefghijklmnop") == h16
+    Trot = buzhash64.rotated(T, 16)
+    assert buzhash64.roll(T, Trot, prev, ord("X"), ord("p")) == h16
+
+
+def test_buzhash64_first_chunk_03_8_2():
+    T = buzhash64.table(Z)
+    sc = SC()
+    h64 = buzhash64.window_hash(T, sc[64:128])
+    assert h64 == 0xed33c9f10b914156 and h64 & 0xff == 0x56
+    h65 = buzhash64.roll(T, buzhash64.rotated(T, 64), h64, sc[64], sc[128])
+    assert h65 == 0xda81415598a43500 == buzhash64.window_hash(T, sc[65:129])
+    assert sc[64] == 0xee
+    # scan contract: one roll, then the window at pr[1] matches
+    j, s = buzhash64.scan(T, T, sc[64:64 + 10 + 64], 64, h64, 0xff)
+    assert (j, s) == (1, 0xda81415598a43500)
+    # entry state already matching -> 0 steps
+    assert buzhash64.scan(T, T, sc[65:65 + 10 + 64], 64, h65, 0xff) == (0, h65)
+    # j == n: last window computed but not tested
+    j, s = buzhash64.scan(T, T, sc[64:64 + 1 + 64], 64, h64, 0xff)
+    assert (j, s) == (1, h65)
+    assert buzhash64.chunk_sizes(Z, 6, 12, 8, 64, 0, 0, sc[:5000])[0] == 65
+
+
+def test_buzhash64_block_trace_03_8_3():
+    T = buzhash64.table(Z)
+    sc = SC()
+    s0 = 0xed33c9f10b914156
+    assert buzhash64.rotl64(s0, 8) == 0x33c9f10b914156ed
+    expect = [  # (D_{k-1}, c^S_k, M_k, lane hit, exact s_k)
+        (0x00e6d2b78f86b7ad, 0x40a0aacc521a806d, 0x0000000000007f80, True, 0xda81415598a43500),
+        (0x9511c34d577e2a8e, 0x04d079998d9023c8, 0x0000000000003fc0, False, 0x201341e66636408f),
+        (0x653110ae8571001e, 0xa2f26c4923b02004, 0x0000000000001fe0, True, 0x25179362491d8100),
+        (0xb3292d745a87dd4a, 0x9060bb0c8bcdf4af, 0x0000000000000ff0, False, 0xf9060bb0c8bcdf4a),
+        (0xa4d498147e273258, 0xb6c47baf7af4666a, 0x00000000000007f8, False, 0x56d88f75ef5e8ccd),
+        (0xd0758dc799823b1c, 0xf7124cb11cfc8a19, 0x00000000000003fc, False, 0x7dc4932c473f2286),
+        (0x5bf20a984f689e59, 0x40f65981822db6ab, 0x00000000000001fe, False, 0xa07b2cc0c116db55),
+        (0x7f803dbfde0801ec, 0x3f76643e5c25b747, 0x00000000000000ff, False, 0x3f76643e5c25b747),
+    ]
+    lanes = buzhash64.block_lanes(T, T, sc[64:72], sc[128:136], s0, 0xff)
+    for k, (lane, (D, A, M, hit, s)) in enumerate(zip(lanes, expect), 1):
+        assert (lane["D"], lane["A"], lane["M"], lane["hit"], lane["s"]) == (D, A, M, hit, s), k
+        assert hit == (s & 0xff == 0)                # the lane test is exact
+    assert lanes[7]["A"] == lanes[7]["s"]            # c ^ S_8 = s_8
+
+
+# ===========================================================================
+# 04 Part A: legacy buzhash
+
+@pytest.mark.parametrize("row", md_rows(SPEC_05_BH_HASH), ids=lambda r: r[0])
+def test_buzhash_hash_values_05_4(row):
+    T = buzhash.table(num(row[0]))
+    assert buzhash.window_hash(T, b"abcdefghijklmnop") == num(row[1])
+    assert buzhash.window_hash(T, b"abcdefghijklmnopqrstuvwxyz" * 2) == num(row[2])
+
+
+def test_buzhash_seed_identity_04_a4():
+    rnd = random.Random(5)
+    win = bytes(rnd.randrange(256) for _ in range(4095))
+    h0 = buzhash.window_hash(buzhash.table(0), win)
+    for seed in (1, 1849058162, -1, -123456789):
+        s = seed & 0xffffffff
+        C = buzhash.rotl32(s, 31)                  # rotr32(seed, 1) for w = 4095
+        assert buzhash.window_hash(buzhash.table(seed), win) == h0 ^ C
+    # even window and seed 0xffffffff: C = 0
+    win64 = win[:64]
+    assert buzhash.window_hash(buzhash.table(-1), win64) == buzhash.window_hash(buzhash.table(0), win64)
+
+
+def test_buzhash_even_window_seeds_equal_04_a4():
+    a = buzhash.chunk_sizes(0, 6, 12, 8, 64, SC())
+    b = buzhash.chunk_sizes(-1, 6, 12, 8, 64, SC())
+    assert a == b
+
+
+def test_buzhash_trace_04_a6():
+    data = b"foobarboobaz" * 3
+    T = buzhash.table(0)
+    Trot = buzhash.rotated(T, 2)
+    expect = [(2, b"ob", 0x234522ff, 3), (3, b"ba", 0xbfdc41ad, 1),
+              (4, b"ar", 0x5f3cf80e, 2), (5, b"rb", 0x06cfc0c8, 0)]
+    h = buzhash.window_hash(T, data[2:4])
+    for k, win, H, low in expect:
+        assert data[k:k + 2] == win
+        assert h == H == buzhash.window_hash(T, win)
+        assert h & 3 == low
+        h = buzhash.roll(T, Trot, h, data[k], data[k + 2])
+    sizes = buzhash.chunk_sizes(0, 1, 23, 2, 2, data)
+    chunks = [data[a:b] for a, b in zip([0] + cuts_of(sizes)[:-1], cuts_of(sizes))]
+    assert chunks == [b"fooba", b"rboobaz"] * 3
+    assert model.chunk_sizes(("buzhash", 1, 23, 2, 2), data) == sizes
+
+
+# ===========================================================================
+# 04 Part B / 05 §6: fixed
+
+def test_fixed_examples_04_b2_05_6():
+    rows = md_rows(SPEC_05_FIXED)
+    assert len(rows) == 6
+    for N, block, header, sizes in rows:
+        N, block, header = num(N), num(block), num(header)
+        assert fixed.chunk_sizes(block, header, N) == ints(sizes)
+        assert model.chunk_sizes(("fixed", block, header), bytes([7]) * N) == ints(sizes)
+    assert model.chunk_sizes(("fixed", 4096), bytes(10000)) == [4096, 4096, 1808]
+
+
+# ===========================================================================
+# 05 §5 cut lists
+
+def _check_cut_row(sizes, first, count, last3, digest):
+    cuts = cuts_of(sizes)
+    assert cuts[:12] == first
+    assert len(sizes) == count
+    assert sizes[-3:] == last3
+    if digest != "\u2014":
+        assert sizes_digest(sizes) == digest
+    else:
+        assert cuts == first                      # "—": the full list is shown
+
+
+def _row_id(r):
+    return "-".join(r[:3])
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_05_FASTCDC), ids=_row_id)
+def test_fastcdc_cut_lists_05_5_1(row):
+    key, params, inp, first, count, last3, digest = row
+    sizes = fastcdc.chunk_sizes(KEYS[key], *tup(params), data=INPUT(inp))
+    _check_cut_row(sizes, ints(first), num(count), ints(last3), digest)
+    assert model.chunk_sizes(("fastcdc",) + tup(params), INPUT(inp), key=KEYS[key]) == sizes
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_05_BUZHASH64), ids=_row_id)
+def test_buzhash64_cut_lists_05_5_2(row):
+    key, params, inp, first, count, last3, digest = row
+    mn, mx, mb, w, nc = tup(params)
+    sizes = buzhash64.chunk_sizes(KEYS[key], mn, mx, mb, w, nc, 0, INPUT(inp))
+    _check_cut_row(sizes, ints(first), num(count), ints(last3), digest)
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_05_BUZHASH), ids=_row_id)
+def test_buzhash_cut_lists_05_5_3(row):
+    seed, params, inp, first, count, last3, digest = row
+    sizes = buzhash.chunk_sizes(num(seed), *tup(params), INPUT(inp))
+    _check_cut_row(sizes, ints(first), num(count), ints(last3), digest)
+    assert model.chunk_sizes(("buzhash",) + tup(params), INPUT(inp), seed=num(seed)) == sizes
+
+
+def test_row_counts_05_5():
+    assert len(md_rows(SPEC_05_FASTCDC)) == 24
+    assert len(md_rows(SPEC_05_BUZHASH64)) == 24
+    assert len(md_rows(SPEC_05_BUZHASH)) == 18
+    assert len(md_rows(SPEC_05_12MIB)) == 9
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("row", md_rows(SPEC_05_12MIB), ids=lambda r: "-".join(r[:3]))
+def test_12mib_cut_lists_05_5_4(row):
+    chunker, key, params, inp, cuts, count, last3 = row
+    assert inp == "SHA-CTR(12 MiB)"
+    m = re.fullmatch(r"\(([\d,]+?)(?:,normal_size=(\d+))?\)", params)
+    p = tuple(int(x) for x in m.group(1).split(","))
+    ns = int(m.group(2)) if m.group(2) else 0
+    data = SC12M()
+    if chunker == "fastcdc":
+        sizes = model.chunk_sizes(("fastcdc",) + p, data, key=KEYS[key], normal_size=ns)
+    elif chunker == "bh64":
+        sizes = model.chunk_sizes(("buzhash64",) + p, data, key=KEYS[key], normal_size=ns)
+    else:
+        assert chunker == "buzhash" and key.startswith("seed=")
+        sizes = model.chunk_sizes(("buzhash",) + p, data, seed=num(key[5:]))
+    assert cuts_of(sizes) == ints(cuts)
+    assert len(sizes) == num(count)
+    assert sizes[-3:] == ints(last3)
+
+
+# ===========================================================================
+# 02 §8.4 / 03 §8.4 / 04 A.6 rows not repeated in 05 §5.1-5.3
+
+def test_extra_rows_02_03_04():
+    # 02 §8.4: LCG, KS, (6,12,8,0): every chunk forced at max_size, 25 chunks, last 1696
+    s = fastcdc.chunk_sizes(KS, 6, 12, 8, 0, 0, LCG())
+    assert s == [4096] * 24 + [1696]
+    # 03 §8.4: LCG, Z0, (6,12,8,64,0): all forced
+    s = buzhash64.chunk_sizes(Z, 6, 12, 8, 64, 0, 0, LCG())
+    assert s == [4096] * 24 + [1696]
+    # 03 §6.2 example: (6,12,8,4000,0) tests only window starts 64..95
+    s = buzhash64.chunk_sizes(Z, 6, 12, 8, 4000, 0, 0, SC())
+    assert all(x == 4096 or 64 <= x <= 95 for x in s[:-1])
+    assert s[1] == 82
+
+
+# ===========================================================================
+# 05 §6 small inputs and boundaries
+
+def test_small_inputs_05_6():
+    rows = md_rows(SPEC_05_SMALL)
+    assert len(rows) == 8
+    for n, fc, bh in rows:
+        data = SC()[:num(n)]
+        assert fastcdc.chunk_sizes(Z, 6, 12, 8, 0, 0, data) == ints(fc)
+        assert buzhash64.chunk_sizes(Z, 6, 12, 8, 64, 0, 0, data) == ints(bh)
+    assert buzhash64.chunk_sizes(Z, 6, 12, 8, 64, 0, 0, SC()[:128]) == [128]
+
+
+def test_allocation_classification_sizes_05_6():
+    data = bytes(3000) + b"\x01"
+    sizes = fastcdc.chunk_sizes(Z, 6, 10, 8, 0, 0, data)
+    assert sizes == [90] * 33 + [31]
+    ends = cuts_of(sizes)
+    starts = [0] + ends[:-1]
+    zero = [not any(data[a:b]) for a, b in zip(starts, ends)]
+    assert zero == [True] * 33 + [False]
+
+
+def test_normal_size_ignored_with_nc0_05_8():
+    a = fastcdc.chunk_sizes(Z, 8, 12, 10, 0, 999, SC())
+    b = fastcdc.chunk_sizes(Z, 8, 12, 10, 0, 0, SC())
+    assert a == b
+
+
+# ===========================================================================
+# model self-consistency: drivers and kernels agree
+
+def test_fastcdc_drivers_agree():
+    rnd = random.Random(11)
+    data = SC()[:150000] + bytes(5000) + LCG()[:20000]
+    for params in ((6, 12, 8, 0, 0), (6, 12, 8, 2, 0), (4, 9, 5, 3, 0), (6, 12, 8, 2, 100),
+                   (6, 12, 8, 2, 5000), (1, 5, 2, 1, 0)):
+        key = rnd.choice([Z, KS])
+        assert fastcdc.chunk_sizes(key, *params, data=data) == \
+            fastcdc.chunk_sizes_bytewise(key, *params, data=data), params
+
+
+def test_fastcdc_scan_contract():
+    G = fastcdc.gear_table(KS)
+    rnd = random.Random(2)
+    for _ in range(200):
+        n = rnd.randrange(0, 100)
+        data = bytes(rnd.randrange(256) for _ in range(n))
+        fp0 = rnd.getrandbits(64)
+        m = masks.mask(rnd.randrange(1, 12), rnd.random() < 0.5)
+        r, fp = fastcdc.scan(G, data, fp0, m)
+        st = fp0
+        exp_r = -1
+        for i, b in enumerate(data):
+            st = fastcdc.feed(G, st, b)
+            if st & m == 0:
+                exp_r = i
+                break
+        assert (r, fp) == (exp_r, st)
+    assert fastcdc.scan(G, b"", 1234, 0xff) == (-1, 1234)
+
+
+def test_windowed_drivers_agree():
+    rnd = random.Random(12)
+    data = SC()[:60000] + bytes(3000) + LCG()[:20000]
+    for params in ((6, 12, 8, 64, 0, 0), (6, 12, 8, 63, 2, 0), (4, 9, 5, 65, 3, 0),
+                   (6, 12, 8, 1, 2, 100), (6, 12, 8, 2, 2, 5000), (1, 5, 2, 2, 1, 0),
+                   (6, 12, 8, 129, 1, 70)):
+        key = rnd.choice([Z, KS])
+        mn, mx, mb, w, nc, ns = params
+        a = buzhash64.chunk_sizes(key, *params, data=data)
+        assert a == buzhash64.chunk_sizes_rolling(key, *params, data=data), params
+        # position-pure variant (window hash depends only on content)
+        hs = buzhash64.window_hashes(key, data, w)
+        ms, ml, nss = masks.nc_masks(mb, nc, ns, False)
+        hits_s = [x for x, h in enumerate(hs) if h & ms == 0]
+        hits_l = [x for x, h in enumerate(hs) if h & ml == 0]
+        assert a == driver.windowed_from_hits(len(data), 1 << mn, 1 << mx, w, nc, nss,
+                                              hits_s, hits_l), params
+    for seed, params in ((0, (6, 12, 8, 65)), (-1, (4, 9, 5, 3)), (77, (1, 5, 2, 2))):
+        assert buzhash.chunk_sizes(seed, *params, data) == \
+            buzhash.chunk_sizes_rolling(seed, *params, data)
+
+
+# ===========================================================================
+# 05 §7 aggregate grids
+
+def _run_hash(data, sizes):
+    h = hashlib.sha256()
+    pos = 0
+    for s in sizes:
+        h.update(hashlib.sha256(data[pos:pos + s]).digest())
+        pos += s
+    assert pos == len(data)
+    return h.digest()
+
+
+def test_grid_fastcdc_05_7():
+    data = LCG()
+    runs = []
+    for nc in (0, 2, 3):
+        for mn in (4, 6, 7, 11, 12):
+            for mx in (15, 17):
+                if mn >= mx:
+                    continue
+                for mb in (4, 7, 10, 12):
+                    if mb - nc < 1:
+                        continue
+                    for key in (K0, K1):
+                        runs.append(_run_hash(data, fastcdc.chunk_sizes(key, mn, mx, mb, nc, 0, data)))
+    assert hashlib.sha256(b"".join(runs)).hexdigest() == \
+        "50d39b6f30214d78f665ff97a4800142cddcb6a7c5995e5d162f9c6dceb20cfe"
+
+
+def _windowed_grid(chunk):
+    data = LCG()
+    runs = []
+    for w in (65, 129, 4095, 7351):
+        for mn in (4, 6, 7, 11, 12):
+            for mx in (15, 17):
+                if mn >= mx:
+                    continue
+                for mb in (4, 7, 10, 12):
+                    for k in (0, 1):
+                        runs.append(_run_hash(data, chunk(k, mn, mx, mb, w, data)))
+    return hashlib.sha256(b"".join(runs)).hexdigest()
+
+
+@pytest.mark.slow
+def test_grid_buzhash64_05_7():
+    def chunk(k, mn, mx, mb, w, data):
+        return buzhash64.chunk_sizes((K0, K1)[k], mn, mx, mb, w, 0, 0, data)
+    assert _windowed_grid(chunk) == \
+        "676676133fb3621ada0f6cc1b18002c3e37016c9469217d18f8e382fadaf23fd"
+
+
+@pytest.mark.slow
+def test_grid_buzhash_05_7():
+    def chunk(k, mn, mx, mb, w, data):
+        return buzhash.chunk_sizes((1849058162, 1234567653)[k], mn, mx, mb, w, data)
+    assert _windowed_grid(chunk) == \
+        "a43d0ecb3ae24f38852fcc433a83dacd28fe0748d09cc73fc11b69cf3f1a7299"
+
+
+# ===========================================================================
+# 10 AES chunkers
+
+W0 = bytes(64)
+W1 = bytes(range(64))
+W2 = b"\xff" * 64
+WINDOWS = {"W0": W0, "W1": W1, "W2": W2}
+
+
+@functools.lru_cache(maxsize=None)
+def CTX(name, keyname):
+    return aes.expand_key(name, KEYS[keyname])
+
+
+def _parse_keys():
+    """Parse SPEC_10_KEYS into {keyname: {...}}."""
+    out = {}
+    for sec in re.split(r"^### 2\.\d Key ", SPEC_10_KEYS, flags=re.M)[1:]:
+        name = sec.split()[0]
+        d = {}
+        d["Z32"] = re.search(r"Z\[0\.\.31\] = `([0-9a-f]+)`", sec).group(1)
+        d["T_SHA"] = re.search(r"SHA-256 of Z\[16\.\.2063\].*?= `([0-9a-f]+)`", sec).group(1)
+        d["A"] = re.search(r"A \(AES-128 key.*?\) = `([0-9a-f]+)`", sec).group(1)
+        for chunker in ("toeplitz-aes", "rabin-aes", "goldilocks-aes"):
+            line = re.search(r"^\* " + chunker + r": (.*)$", sec, flags=re.M).group(1)
+            d[chunker] = {"entries": [(t, int(i), int(v, 16)) for t, i, v in
+                                      re.findall(r"(\w+)\[(\d+)\] = `([0-9a-f]+)`", line)],
+                          "line": line}
+        out[name] = d
+    return out
+
+
+SPEC_KEYS = _parse_keys()
+
+
+def test_parse_keys_sanity():
+    assert set(SPEC_KEYS) == {"KZ", "KS", "KA"}
+    for d in SPEC_KEYS.values():
+        assert len(d["toeplitz-aes"]["entries"]) == 8
+        assert len(d["rabin-aes"]["entries"]) == 10
+        assert len(d["goldilocks-aes"]["entries"]) == 3
+
+
+@pytest.mark.parametrize("keyname", ["KZ", "KS", "KA"])
+def test_keystream_and_A_10_2(keyname):
+    d = SPEC_KEYS[keyname]
+    z = csprng.KeyStream(KEYS[keyname]).random_bytes(2064)
+    assert z[:32].hex() == d["Z32"]
+    assert hashlib.sha256(z[16:2064]).hexdigest() == d["T_SHA"]
+    assert z[:16].hex() == d["A"]
+    for name in aes.NAMES:
+        assert CTX(name, keyname).A.hex() == d["A"]
+    if keyname == "KZ":
+        assert d["A"] == "dc95c078a2408989ad48a21492842087"
+
+
+@pytest.mark.parametrize("keyname", ["KZ", "KS", "KA"])
+def test_toeplitz_key_10_2(keyname):
+    u = CTX("toeplitz-aes", keyname).uhf
+    for tname, i, v in SPEC_KEYS[keyname]["toeplitz-aes"]["entries"]:
+        assert getattr(u, tname)[i] == v, (tname, i)
+    z = csprng.KeyStream(KEYS[keyname]).random_bytes(2064)
+    assert u.T == list(struct.unpack("<256Q", z[16:2064]))
+    # OUT64 by long division equals 64 applications of mulx
+    for b in (0, 1, 2, 255):
+        assert u.OUT64[b] == gf2.polymod(u.T[b] << 64, toeplitz.P_T)
+        assert u.OUT65[b] == gf2.polymod(u.T[b] << 65, toeplitz.P_T)
+        assert u.IN1[b] == gf2.polymod(u.T[b] << 1, toeplitz.P_T)
+
+
+@pytest.mark.parametrize("keyname", ["KZ", "KS", "KA"])
+def test_rabin_key_10_2(keyname):
+    line = SPEC_KEYS[keyname]["rabin-aes"]["line"]
+    m = re.search(r"(\d+) candidates rejected, accepted candidate no\. (\d+) \(0-based\) "
+                  r"from Z\[(\d+)\.\.(\d+)\]; P = `0x([0-9a-f]+)`", line)
+    rejected, acc, z0, z1 = (int(m.group(i)) for i in range(1, 5))
+    P = int(m.group(5), 16)
+    u = CTX("rabin-aes", keyname).uhf
+    assert u.candidates_rejected == rejected == acc
+    assert (z0, z1) == (16 + 8 * acc, 23 + 8 * acc)
+    assert u.P == P and P.bit_length() == 65
+    for tname, i, v in SPEC_KEYS[keyname]["rabin-aes"]["entries"]:
+        assert getattr(u, tname)[i] == v, (tname, i)
+    assert u.RED[1] == P & M64                        # sanity anchor
+    # the candidate comes from Z[z0..z1] and all earlier candidates are reducible
+    z = csprng.KeyStream(KEYS[keyname]).random_bytes(z1 + 1)
+    assert rabin.candidate_poly(struct.unpack("<Q", z[z0:z1 + 1])[0]) == P
+    for r in range(acc):
+        v = struct.unpack_from("<Q", z, 16 + 8 * r)[0]
+        assert not gf2.is_irreducible_deg64(rabin.candidate_poly(v))
+
+
+def test_rabin_candidate_counts_10_2_08_2():
+    # 08 §2: the four keys of 10 need 9, 28, 25 and 101 candidates
+    counts = [aes.expand_key("rabin-aes", k).uhf.candidates_rejected + 1 for k in (Z, KS, KA, KB)]
+    assert counts == [9, 28, 25, 101]
+
+
+def test_irreducibility_test_small_facts():
+    # x^64 + x^4 + x^3 + x + 1 (the toeplitz modulus) is irreducible (07 §2)
+    assert gf2.is_irreducible_deg64(toeplitz.P_T)
+    # x^64 + 1 = (x+1)^64 is reducible; so is any product of two degree-32 polys
+    assert not gf2.is_irreducible_deg64((1 << 64) | 1)
+    a, b = (1 << 32) | 0x8D, (1 << 32) | 0xAF   # arbitrary degree-32 polynomials
+    assert not gf2.is_irreducible_deg64(gf2.clmul(a, b))
+
+
+@pytest.mark.parametrize("keyname", ["KZ", "KS", "KA"])
+def test_goldilocks_key_10_2(keyname):
+    line = SPEC_KEYS[keyname]["goldilocks-aes"]["line"]
+    m = re.search(r"K = `0x([0-9a-f]+)` \(candidate (\d+) accepted, (\d+) rejected\); "
+                  r"K2 = `([0-9a-f]+)`, K\^64 = `([0-9a-f]+)`", line)
+    K, acc, rej, K2, K64 = (int(m.group(1), 16), int(m.group(2)), int(m.group(3)),
+                            int(m.group(4), 16), int(m.group(5), 16))
+    u = CTX("goldilocks-aes", keyname).uhf
+    assert (u.K, u.candidates_rejected, acc) == (K, rej, rej)
+    assert u.K2 == K2 and u.K64 == K64
+    for tname, i, v in SPEC_KEYS[keyname]["goldilocks-aes"]["entries"]:
+        assert getattr(u, tname)[i] == v, (tname, i)
+    assert u.NOUT64[1] == goldilocks.P - K64
+    # sanity anchor: toeplitz T[0] equals the first goldilocks candidate
+    assert CTX("toeplitz-aes", keyname).uhf.T[0] == K
+
+
+def test_goldilocks_rejection_branch_injected():
+    p = goldilocks.P
+    A = bytes(range(16))
+    cands = [p, 0xFFFFFFFFFFFFFFFF, p + 12345, p - 1]
+    stream = csprng.ByteStream(A + b"".join(struct.pack("<Q", c) for c in cands))
+    ctx = aes.expand_key("goldilocks-aes", stream=stream)
+    assert ctx.A == A
+    assert ctx.uhf.K == p - 1 and ctx.uhf.candidates_rejected == 3
+    assert stream.consumed == 16 + 32
+    # never reduce: candidate p is rejected, not turned into 0
+    s2 = csprng.ByteStream(A + struct.pack("<Q", p) + struct.pack("<Q", 5))
+    assert aes.expand_key("goldilocks-aes", stream=s2).uhf.K == 5
+    # K = 0 and K = 1 are accepted as they are
+    s3 = csprng.ByteStream(A + struct.pack("<Q", 0))
+    g0 = aes.expand_key("goldilocks-aes", stream=s3).uhf
+    assert g0.K == 0 and g0.digest(W1) == 63            # digest is the newest byte
+    with pytest.raises(ValueError):
+        goldilocks.Goldilocks(p)
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_WINDOWS), ids=lambda r: "-".join(r[:3]))
+def test_window_digests_10_3(row):
+    name, keyname, wname, D, ct, c = row
+    ctx = CTX(name, keyname)
+    win = WINDOWS[wname]
+    d = ctx.digest(win)
+    assert d == hexval(D)
+    assert d == ctx.uhf.digest_direct(win)
+    assert ctx.encrypt(d).hex() == ct.strip("`")
+    assert ctx.cut_value(d) == hexval(c)
+    assert ctx.cut_values([d, d]) == [hexval(c)] * 2
+
+
+def test_window_rows_count():
+    assert len(md_rows(SPEC_10_WINDOWS)) == 27
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_EDGE), ids=lambda r: r[0] + r[1])
+def test_goldilocks_edge_K_10_3_1(row):
+    K, wname, dhex, ddec = row
+    g = goldilocks.Goldilocks(hexval(K))
+    d = g.digest(WINDOWS[wname])
+    assert d == hexval(dhex) == int(ddec)
+    assert d == g.digest_direct(WINDOWS[wname])
+    # rolling from the previous window reproduces the canonical digest
+    prev = b"\x00" + WINDOWS[wname][:63]
+    assert g.roll(g.digest(prev), 0, WINDOWS[wname][63]) == d
+
+
+def test_edge_rows_count():
+    assert len(md_rows(SPEC_10_EDGE)) == 10
+
+
+@functools.lru_cache(maxsize=None)
+def DIGESTS(name, keyname):
+    return aes.digests(CTX(name, keyname), AES_SC())
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_POSITIONS), ids=lambda r: "-".join(r[:3]))
+def test_positions_10_4(row):
+    name, keyname, i, D, c = row
+    i = int(i)
+    ctx = CTX(name, keyname)
+    sc = AES_SC()
+    d_full = ctx.digest(sc[i - 63:i + 1])
+    assert d_full == hexval(D)
+    assert DIGESTS(name, keyname)[i - 63] == d_full          # single-step rolling
+    assert ctx.cut_value(d_full) == hexval(c)
+    # stride-2 lanes: roll2 from D_{i-2}
+    if i >= 65:
+        d2 = ctx.digest(sc[i - 65:i - 1])
+        assert ctx.uhf.roll2(d2, sc[i - 65], sc[i - 64], sc[i - 1], sc[i]) == d_full
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_RAW), ids=lambda r: "-".join(r[:2]))
+def test_raw_candidates_10_5(row):
+    name, keyname, first10, total = row
+    ctx = CTX(name, keyname)
+    cands = [i for i, c in enumerate(ctx.cut_values(DIGESTS(name, keyname)), 63)
+             if c & 0xFFF == 0]
+    assert cands[:10] == ints(first10)
+    assert len(cands) == int(total)
+    assert 63 not in cands
+    if name == "toeplitz-aes" and keyname == "KZ":
+        assert aes.raw_candidates(ctx, AES_SC(), 0xFFF) == cands
+
+
+def _chunk_rows():
+    rows = []
+    params = None
+    for line in SPEC_10_CHUNKS.strip().splitlines():
+        m = re.match(r"Parameters `([\d,]+)`:", line)
+        if m:
+            params = tuple(int(x) for x in m.group(1).split(","))
+            continue
+        if line.startswith("|") and not line.startswith("| chunker") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            rows.append((params,) + tuple(cells))
+    return rows
+
+
+def test_chunk_rows_count():
+    assert len(_chunk_rows()) == 24
+
+
+@pytest.mark.parametrize("row", _chunk_rows(), ids=lambda r: "%s-%s-%s" % (r[1], r[2], r[0]))
+def test_chunk_ends_10_6(row):
+    params, name, keyname, first12, count, sha = row
+    sizes = aes.chunk_sizes(name, KEYS[keyname], *params, data=AES_SC(), ctx=CTX(name, keyname))
+    ends = cuts_of(sizes)
+    assert ends[:12] == ints(first12)
+    assert len(ends) == int(count)
+    assert ends_sha256(ends) == sha.strip("`")
+    assert ends[-1] == len(AES_SC())
+
+
+def test_aes_cut_value_driver_agrees_10_6():
+    # 06 §5: chunking from precomputed per-position cut values == literal scan
+    for (name, keyname) in (("toeplitz-aes", "KZ"), ("rabin-aes", "KA"), ("goldilocks-aes", "KS")):
+        ctx = CTX(name, keyname)
+        cv = [None] * 63 + ctx.cut_values(DIGESTS(name, keyname))
+        for p in ((10, 16, 12, 2), (6, 15, 7, 3), (6, 9, 4, 1), (7, 12, 8, 2, 300)):
+            a = aes.chunk_sizes(name, None, *p, data=AES_SC()[:100000], ctx=ctx)
+            b = aes.chunk_sizes_from_cut_values(cv[:100000], *p)
+            assert a == b, (name, p)
+
+
+def test_aes_scan_contract_06_7_2():
+    rnd = random.Random(7)
+    sc = AES_SC()[:20000]
+    for name in aes.NAMES:
+        ctx = CTX(name, "KA")
+        Ds = DIGESTS(name, "KA")
+        cv = ctx.cut_values(Ds[:20000 - 63])
+        for _ in range(40):
+            p = rnd.randrange(64, 19000)
+            n = rnd.randrange(0, 20000 - p)
+            m = masks.mask(rnd.randrange(1, 11), False)
+            r, st = aes.scan(ctx, sc, p, n, Ds[p - 1 - 63], m)
+            hits = [q for q in range(p, p + n) if cv[q - 63] & m == 0]
+            if hits:
+                assert (r, st) == (hits[0] - p, Ds[hits[0] - 63])
+            else:
+                assert (r, st) == (-1, Ds[p + n - 1 - 63] if n else Ds[p - 1 - 63])
+        assert aes.scan(ctx, sc, 100, 0, 12345, 1) == (-1, 12345)
+        assert aes.restart(ctx, sc, 1000) == Ds[999 - 63]
+
+
+@pytest.mark.parametrize("name", ["toeplitz-aes", "rabin-aes", "goldilocks-aes"])
+@pytest.mark.parametrize("keyname", ["KZ", "KS", "KA"])
+def test_roll2_equals_two_rolls_and_full_digest(name, keyname):
+    u = CTX(name, keyname).uhf
+    rnd = random.Random("%s/%s" % (name, keyname))
+    for _ in range(60):
+        s = bytes(rnd.randrange(256) for _ in range(66))
+        if rnd.random() < 0.2:
+            s = bytes([rnd.choice([0, 255])]) * 66
+        d0 = u.digest(s[0:64])                           # D_k, window s[0..63]
+        d1 = u.roll(d0, s[0], s[64])
+        d2 = u.roll(d1, s[1], s[65])
+        assert d1 == u.digest(s[1:65])
+        assert d2 == u.digest(s[2:66]) == u.digest_direct(s[2:66])
+        assert u.roll2(d0, s[0], s[1], s[64], s[65]) == d2
+
+
+def test_two_lanes_equal_single_rolls_06_8_1():
+    sc = AES_SC()
+    for name in aes.NAMES:
+        ctx = CTX(name, "KS")
+        Ds = DIGESTS(name, "KS")
+        for p, n in ((64, 0), (64, 1), (64, 2), (100, 3), (1000, 513), (5001, 1000)):
+            lanes = aes.digests_two_lanes(ctx, sc, p, n, Ds[p - 1 - 63])
+            assert lanes == Ds[p - 63:p - 63 + n], (name, p, n)
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_CONST), ids=lambda r: "-".join(r[:3]))
+def test_constant_inputs_10_7_1(row):
+    name, inp, params, c, count, first4, last2 = row
+    byte = int(re.search(r"0x([0-9a-f]{2})", inp).group(1), 16)
+    data = bytes([byte]) * 300000
+    ctx = CTX(name, "KZ")
+    assert ctx.cut_value(ctx.digest(data[:64])) == hexval(c)
+    sizes = aes.chunk_sizes(name, Z, *tup(params), data=data, ctx=ctx)
+    ends = cuts_of(sizes)
+    assert len(ends) == int(count)
+    assert ends[:4] == ints(first4)
+    assert ends[-2:] == ints(last2)
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_LCG), ids=lambda r: "-".join(r[:2]))
+def test_lcg_10_7_2(row):
+    name, params, count, first, last2 = row
+    sizes = aes.chunk_sizes(name, Z, *tup(params), data=LCG(), ctx=CTX(name, "KZ"))
+    ends = cuts_of(sizes)
+    assert len(ends) == int(count)
+    assert ends[:len(ints(first))] == ints(first)
+    assert ends[-2:] == ints(last2)
+
+
+def test_tiny_prefixes_10_7_3():
+    rows = md_rows(SPEC_10_TINY)
+    assert len(rows) == 7
+    for row in rows:
+        N = int(row[0])
+        for name, cell in zip(("toeplitz-aes", "rabin-aes", "goldilocks-aes"), row[1:]):
+            sizes = aes.chunk_sizes(name, Z, 10, 16, 1, 0, data=AES_SC()[:N], ctx=CTX(name, "KZ"))
+            assert cuts_of(sizes) == ast.literal_eval(cell), (name, N)
+            assert model.chunk_sizes((name, 10, 16, 1, 0), AES_SC()[:N]) == sizes
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_10_GRID), ids=lambda r: r[0])
+def test_frozen_grid_10_7_4(row):
+    name, expect = row[0], row[1].strip("`")
+    data = LCG()
+    cvs = {k: aes.cut_values(aes.expand_key(name, k), data) for k in (KA, KB)}
+    runs = []
+    for nc in (0, 2, 3):
+        for mn in (6, 7, 11, 12):
+            for mx in (15, 17):
+                for mb in (7, 10, 12):
+                    for k in (KA, KB):
+                        sizes = aes.chunk_sizes_from_cut_values(cvs[k], mn, mx, mb, nc)
+                        runs.append(_run_hash(data, sizes))
+    assert len(runs) == 144
+    assert hashlib.sha256(b"".join(runs)).hexdigest() == expect
+
+
+def test_model_entry_point():
+    assert model.chunk_sizes(("fastcdc", 6, 12, 8, 0), bytes(1000)) == [90] * 11 + [10]
+    assert model.chunk_sizes(("fastcdc", 6, 12, 8), bytes(1000)) == [90] * 11 + [10]
+    assert model.chunk_sizes(("buzhash64", 6, 12, 8, 64, 0), SC()[:130]) == [65, 65]
+    assert model.chunk_sizes(("fixed", 100, -5), bytes(250)) == [100, 100, 50]
+    assert model.chunk_sizes(("toeplitz-aes", 10, 16, 1, 0), AES_SC()[:1100]) == [1025, 75]
+    assert model.chunk_sizes(("fastcdc", 6, 12, 8, 0), b"") == []
+    with pytest.raises(ValueError):
+        model.chunk_sizes(("nope", 1), b"")
