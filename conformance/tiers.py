@@ -10,9 +10,10 @@ Sources of rows:
   aarch64 kernels, and the portable kernels on big-endian s390x;
 * every other known kernel of another target: "not covered", with how to cover it.
 
-Each verified row is the identity check of conformance.identity against the
-scalar kernel on the same machine (plus, under qemu, the checks listed in
-conformance.cross).
+Each verified row is the scan-identity check (conformance.engine) on the scan
+catalogue (conformance.families) against the reference kernel on the same
+machine; under qemu also the chunk-level and golden-vector checks listed in
+conformance.cross.
 
     python -m conformance.tiers [--tiers native|all] [--strict] [--json FILE]
 """
@@ -20,6 +21,7 @@ conformance.cross).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import platform
 import subprocess
@@ -29,7 +31,9 @@ from typing import NamedTuple
 
 import chunkers
 from chunkers.kernels import NATIVE, NOT_COVERED
-from conformance import emulate, identity
+from conformance import emulate
+from conformance.engine import model_mismatches, scan_mismatches
+from conformance.families import FAMILIES
 
 PORTABLE = "portable"
 ALL_KERNELS = {
@@ -62,28 +66,52 @@ def host_target() -> str:
     return {"x86_64": "x86-64", "amd64": "x86-64", "arm64": "aarch64"}.get(m, m)
 
 
-def _checked(family, kernel, target, coverage, runner) -> Tier:
-    rep = identity.check(family, kernel, runner)
-    detail = f"{rep.cases} cases" + (f", {len(rep.mismatches)} differ: {rep.mismatches[0]}" if rep.mismatches else "")
-    return Tier(family, kernel, target, coverage, "failed" if rep.mismatches else "passed", detail)
+SEED = 1
+"""Seed of the scan catalogue (conformance.families) the rows are checked on."""
+
+
+@functools.cache
+def _cases(family: str) -> list:
+    return FAMILIES[family].cases(SEED)
+
+
+def checked(family: str, kernel: str, target: str, coverage: str, run=None) -> Tier:
+    """The row of ``kernel`` after its scan-identity check on the catalogue against the
+    family's reference kernel, or for the reference itself against the model (``run``: an
+    emulated runner, see conformance.emulate.runner; default the native kernel)."""
+    if family not in FAMILIES:
+        return Tier(family, kernel, target, coverage, "not run", "no scan catalogue for this family")
+    if kernel == FAMILIES[family].reference and run is None:
+        bad = model_mismatches(family, _cases(family))      # the reference is checked against the model
+    else:
+        bad = scan_mismatches(family, kernel, _cases(family), run)
+    detail = f"{len(_cases(family))} scan cases" + (f", {len(bad)} differ, first: {bad[0]}" if bad else "")
+    return Tier(family, kernel, target, coverage, "failed" if bad else "passed", detail)
+
+
+def _row(st, coverage: str, run: bool) -> Tier:
+    if coverage == NOT_COVERED:
+        return Tier(st.family, st.kernel, host_target(), coverage, "not run", st.reason or "")
+    if not run:
+        return Tier(st.family, st.kernel, host_target(), coverage, "not run")
+    emulated = None if coverage == NATIVE else emulate.runner(st.family, st.kernel)
+    return checked(st.family, st.kernel, host_target(), coverage, emulated)
 
 
 def host_rows(tiers: str = "native", run: bool = True) -> list:
-    """Rows for this host's kernels; ``run=False`` reports coverage only (result "not run")."""
-    target, rows = host_target(), []
-    for st in chunkers.kernels():
-        modes = [st.coverage]
-        if tiers == "all" and st.coverage == NATIVE and emulate.covers(st.family, st.kernel):
-            modes.append(f"emulated ({emulate.EMULATOR})")
-        for cov in modes:
-            if cov == NOT_COVERED:
-                rows.append(Tier(st.family, st.kernel, target, cov, "not run", st.reason or ""))
-            elif not run:
-                rows.append(Tier(st.family, st.kernel, target, cov, "not run"))
-            else:
-                runner = identity.native(st.family, st.kernel) if cov == NATIVE else emulate.scan(st.family, st.kernel)
-                rows.append(_checked(st.family, st.kernel, target, cov, runner))
-    return rows
+    """Rows for this host's kernels, each verified the way ``chunkers.kernels()`` says it can
+    be here, plus :func:`emulated_native_rows` for ``tiers="all"``; ``run=False`` reports
+    coverage only (result "not run")."""
+    rows = [_row(st, st.coverage, run) for st in chunkers.kernels()]
+    return rows + (emulated_native_rows(run) if tiers == "all" else [])
+
+
+def emulated_native_rows(run: bool = True) -> list:
+    """The bochscpu rows of the kernels that also run natively here (a check of the emulator
+    path on a machine that can cross-check it)."""
+    cov = f"emulated ({emulate.EMULATOR})"
+    return [_row(st, cov, run) for st in chunkers.kernels()
+            if st.coverage == NATIVE and emulate.covers(st.family, st.kernel)]
 
 
 def run_cross(arch: str) -> list:
@@ -97,46 +125,59 @@ def run_cross(arch: str) -> list:
         return [Tier("*", "*", CROSS[arch], f"emulated (qemu-{arch})", "failed",
                      f"ci/cross-run {arch} exited {proc.returncode} before reporting")]
     data = json.loads(report.read_text())
-    rows = [Tier(r["family"], r["kernel"], CROSS[arch], r["coverage"] if r["coverage"] == NOT_COVERED
-                 else f"emulated (qemu-{arch})", r["result"],
-                 f"{r.get('cases', 0)} cases" + (f", {r['mismatch_count']} differ: {r['mismatches'][0]}"
-                                                  if r.get("mismatches") else ""))
+    rows = [Tier(r["family"], r["kernel"], CROSS[arch], r["coverage"], r["result"],
+                 f"{r['cases']} scan cases, {r['chunk_runs']} chunk runs" + (
+                     f", {r['mismatch_count']} differ, first: {r['mismatches'][0]}" if r["mismatches"] else r["detail"]))
             for r in data["kernels"]]
-    bad = [r["check"] for r in data["model"] if r["result"] != "passed"]
-    rows.append(Tier("*", "tables+driver", CROSS[arch], f"emulated (qemu-{arch})", "failed" if bad else "passed",
-                     f"{len(data['model'])} checks against the model" + (f"; failed: {bad[0]}" if bad else "")))
     if data["pytest"]["result"] != "skipped":
-        rows.append(Tier("*", "suite tests", CROSS[arch], f"emulated (qemu-{arch})", data["pytest"]["result"],
+        rows.append(Tier("*", "golden vectors", CROSS[arch], f"emulated (qemu-{arch})", data["pytest"]["result"],
                          " ".join(data["pytest"].get("files", []))))
+    if proc.returncode and not any(r.result == "failed" for r in rows):
+        rows.append(Tier("*", "*", CROSS[arch], f"emulated (qemu-{arch})", "failed",
+                         f"ci/cross-run {arch} exited {proc.returncode}"))
     return rows
 
 
-def matrix(tiers: str = "native", run: bool = True) -> list:
-    """All rows: this host, the qemu runs (``tiers="all"`` and ``run``), and what stays uncovered."""
-    rows = host_rows(tiers, run)
+def other_rows(tiers: str = "native", run: bool = True) -> list:
+    """Rows of the other targets: the qemu runs (``tiers="all"`` and ``run``), else one
+    "not covered" row per kernel of another target and per portable kernel on big-endian."""
+    rows = []
     if tiers == "all" and run:
         for arch in CROSS:
             rows += run_cross(arch)
     covered = {(r.family, r.kernel, r.target) for r in rows} | {("*", "*", r.target) for r in rows}
-    for family, kernels in ALL_KERNELS.items():
-        for kernel, target in kernels.items():
-            wanted = [t for t in CROSS.values() if target == PORTABLE and "big-endian" in t or t == target]
-            for t in wanted:
-                if t != host_target() and (family, kernel, t) not in covered:
-                    arch = next(a for a, label in CROSS.items() if label == t)
-                    rows.append(Tier(family, kernel, t, NOT_COVERED, "not run",
+    for arch, label in CROSS.items():
+        for family, kernels in ALL_KERNELS.items():
+            for kernel, target in kernels.items():
+                needed = target == label or (target == PORTABLE and "big-endian" in label)
+                if needed and label != host_target() and (family, kernel, label) not in covered:
+                    rows.append(Tier(family, kernel, label, NOT_COVERED, "not run",
                                      f"run ci/cross-{arch} (or --tiers all)"))
     return rows
 
 
+def matrix(tiers: str = "native", run: bool = True) -> list:
+    """All rows: :func:`host_rows` and :func:`other_rows`."""
+    return host_rows(tiers, run) + other_rows(tiers, run)
+
+
+def extra_rows(tiers: str = "native", run: bool = True) -> list:
+    """The rows the main job's own matrix (this host's kernels, conformance.job) lacks."""
+    return (emulated_native_rows(run) if tiers == "all" else []) + other_rows(tiers, run)
+
+
 def overlay(rows, results) -> list:
-    """``rows`` with each row of ``results`` put in place of the row it verified: the same
-    family, kernel and target with the same coverage, or one that was not covered."""
+    """``rows`` with each row of ``results`` in place of the row it verified: the same family,
+    kernel and target with the same coverage, or one that was not covered (else appended)."""
     out = list(rows)
     for r in results:
-        out = [o for o in out if not ((o.family, o.kernel, o.target) == (r.family, r.kernel, r.target)
-                                      and o.coverage in (r.coverage, NOT_COVERED))]
-        out.append(r)
+        at = [i for i, o in enumerate(out) if (o.family, o.kernel, o.target) == (r.family, r.kernel, r.target)
+              and o.coverage in (r.coverage, NOT_COVERED)]
+        if at:
+            out[at[0]] = r
+            out = [o for i, o in enumerate(out) if i not in at[1:]]
+        else:
+            out.append(r)
     return out
 
 

@@ -3,13 +3,13 @@
 Each entry of :data:`FREESTANDING` names a kernel's C file (the same file the
 extension is built from) and its function. That file is compiled a second time
 as a freestanding image (:mod:`.blob`), loaded into an emulated CPU with
-AVX-512 and VAES (:mod:`.machine`, PyPI ``bochscpu-python==0.3.1``), and called
-with the same arguments as the extension's ``scan()`` entry point, so the
-conformance tests compare the emulated kernel with the native scalar kernel
-exactly as they compare a native one.
+AVX-512 and VAES (:mod:`.machine`, PyPI ``bochscpu-python==0.3.1``), and run on
+the scan catalogue's cases (conformance.families) through :func:`runner`, so
+conformance.engine compares it with the native reference kernel exactly as it
+compares a native one.
 
 Adding a family: one row in :data:`FREESTANDING` per kernel and one binder in
-:data:`_BINDERS` that lays the family's ``scan()`` arguments out in guest memory.
+:data:`_BINDERS` that lays a ScanCase out in guest memory and calls the kernel.
 """
 
 from __future__ import annotations
@@ -72,14 +72,16 @@ def _machine():
     return Machine(build(sorted({src for kernels in FREESTANDING.values() for e in kernels.values() for src in e.sources})))
 
 
-def scan(family: str, kernel: str):
-    """The emulated kernel as a callable taking the arguments of ``chunkers.<family>.scan``
-    without ``kernel`` and returning what that function returns.
+def runner(family: str, kernel: str):
+    """The emulated kernel as ``run(case) -> result`` for conformance.engine.scan_mismatches:
+    a ScanCase of conformance.families in, what the family's native ``run`` returns out.
 
-    Raises KeyError for a kernel without a freestanding entry, RuntimeError
-    (with the reason) when emulation is unavailable here, BuildError when the
-    freestanding build fails; the callable raises EmulatorFault when the
-    kernel traps (for example a read past the end of its input).
+    The case's bytes are placed so that they end right before an unmapped page
+    (a read past the span traps); their start alignment is therefore set by
+    their length, not by ``case.align``. Raises KeyError for a kernel without a
+    freestanding entry, RuntimeError (with the reason) when emulation is
+    unavailable here, BuildError when the freestanding build fails; ``run``
+    raises EmulatorFault when the kernel traps.
     """
     entry = FREESTANDING[family][kernel]
     reason = unavailable()
@@ -93,26 +95,30 @@ def _u64(b: bytes) -> int:
 
 
 def _fastcdc(m, symbol):
+    from conformance.families import _table
     from .machine import ARGS
 
-    def scan(gear, data, state, mask):
-        m.write(ARGS, struct.pack("<257Q", *gear, state))
-        p = m.put_input(bytes(data))
-        r = m.call(symbol, ARGS, p, len(data), ARGS + 2048, mask)
+    def run(case):
+        m.write(ARGS, struct.pack("<257Q", *_table("fastcdc", case.key), case.state))
+        p = m.put_input(case.data)
+        r = m.call(symbol, ARGS, p, len(case.data), ARGS + 2048, case.mask)
         return struct.unpack("<q", struct.pack("<Q", r))[0], _u64(m.read(ARGS + 2048, 8))
-    return scan
+    return run
 
 
 def _buzhash64(m, symbol):
-    from .machine import ARGS
+    from conformance.families import _table
     from conformance.model.buzhash64 import rotated
+    from .machine import ARGS
 
-    def scan(table, window, data, state, mask):
-        m.write(ARGS, struct.pack("<513Q", *table, *rotated(table, window), state))
-        p = m.put_input(bytes(data))
-        j = m.call(symbol, ARGS, ARGS + 2048, p, p + window, len(data) - window, ARGS + 4096, mask)
+    def run(case):
+        table = _table("buzhash64", case.key)
+        m.write(ARGS, struct.pack("<513Q", *table, *rotated(table, case.window), case.state))
+        p = m.put_input(case.data)
+        j = m.call(symbol, ARGS, ARGS + 2048, p, p + case.window, len(case.data) - case.window, ARGS + 4096,
+                   case.mask)
         return j, _u64(m.read(ARGS + 4096, 8))
-    return scan
+    return run
 
 
 _BINDERS = {"fastcdc": _fastcdc, "buzhash64": _buzhash64}

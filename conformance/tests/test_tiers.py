@@ -3,8 +3,8 @@
 x86-64 kernels run in bochscpu from a freestanding build of their own source
 (conformance.emulate); aarch64 and big-endian s390x builds run under
 qemu-user (ci/cross-run, with --tiers all). Each verified tier is compared
-with the scalar kernel over conformance.identity's cases (spec 02 §5.6,
-03 §7.4).
+with the reference kernel over the scan catalogue (conformance.families,
+spec 02 §5.6, 03 §7.4).
 """
 
 import shutil
@@ -14,7 +14,7 @@ import pytest
 
 import chunkers
 from chunkers.kernels import HIDE_ENV, NATIVE, NOT_COVERED, why_not
-from conformance import emulate, identity, tiers
+from conformance import emulate, tiers
 
 EMULATED = [(f, k) for f, kernels in emulate.FREESTANDING.items() for k in kernels]
 CROSS_TOOLS = {"aarch64": ("qemu-aarch64", "aarch64-linux-gnu-gcc"), "s390x": ("qemu-s390x", "s390x-linux-gnu-gcc")}
@@ -24,14 +24,14 @@ needs_emulator = pytest.mark.skipif(emulate.unavailable() is not None,
 
 
 @pytest.mark.parametrize(("family", "kernel"), EMULATED)
-def test_emulated_kernel_identity(family, kernel, tiers_option, tier_results):
+def test_emulated_kernel_identity(family, kernel, tiers_option, record_tier):
     if why_not(family, kernel) is None and tiers_option != "all":
         pytest.skip("runs natively here (the native identity tests cover it); --tiers all emulates it too")
     if emulate.unavailable():
         pytest.skip(f"not covered: {emulate.unavailable()}")
-    row = tiers._checked(family, kernel, tiers.host_target(), f"emulated ({emulate.EMULATOR})",
-                         emulate.scan(family, kernel))
-    tier_results.append(row)
+    row = tiers.checked(family, kernel, tiers.host_target(), f"emulated ({emulate.EMULATOR})",
+                        emulate.runner(family, kernel))
+    record_tier(row)
     assert row.result == "passed", row.detail
 
 
@@ -54,23 +54,6 @@ def test_freestanding_build_rejects_libc_calls(tmp_path):
         emulate.blob.build([str(src)])
 
 
-def test_identity_cases_reach_every_lane_and_tail():
-    """First hits of the scalar kernel fall on all 16 positions mod 16, and spans cover 0..80."""
-    for family in identity.CASES:
-        rep = identity.check(family, "scalar", identity.native(family, "scalar"))
-        assert rep.hit_lanes == frozenset(range(16)), family
-
-
-def test_identity_check_reports_a_wrong_kernel():
-    scalar = identity.native("fastcdc", "scalar")
-
-    def off_by_one(gear, data, state, mask):
-        r, st = scalar(gear, data, state, mask)
-        return (r, st ^ 1) if len(data) == 37 else (r, st)
-    rep = identity.check("fastcdc", "off-by-one", off_by_one)
-    assert rep.mismatches and all("len=37" in m for m in rep.mismatches)
-
-
 def test_every_kernel_reports_its_coverage(monkeypatch):
     """Hiding AVX-512F makes the avx512 kernels emulated (bochscpu) or not covered, never native."""
     monkeypatch.setenv(HIDE_ENV, "avx512f")
@@ -90,12 +73,13 @@ def test_matrix_names_every_tier_of_every_target():
 
 
 @pytest.mark.parametrize("arch", list(tiers.CROSS))
-def test_cross_architecture(arch, tiers_option, tier_results):
+def test_cross_architecture(arch, tiers_option, record_tier):
     if tiers_option != "all":
         pytest.skip(f"qemu-user run: --tiers all, or ci/cross-{arch}")
     missing = [t for t in (*CROSS_TOOLS[arch], "debootstrap") if shutil.which(t) is None]
     if missing:
         pytest.skip(f"not covered: missing {', '.join(missing)}")
     rows = tiers.run_cross(arch)
-    tier_results.extend(rows)
+    for row in rows:
+        record_tier(row)
     assert all(r.result == "passed" for r in rows), tiers.format_rows(r for r in rows if r.result != "passed")
