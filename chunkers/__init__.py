@@ -7,7 +7,7 @@ input give the same cut points (specification: spec 01-10 of the project).
 from chunkers.driver import Chunk, cpu_features
 from chunkers.fastcdc import FastCDC
 from chunkers.buzhash64 import BuzHash64
-from chunkers.kernels import KernelStatus, kernels
+from chunkers.registry import KernelStatus, kernels
 from chunkers.params import ParamsError, parse_params
 from chunkers.api import chunk_sizes, make_chunker
 
