@@ -11,7 +11,7 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import chunkers
-from chunkers.kernels import NOT_COVERED
+from chunkers.registry import NOT_COVERED
 from conformance import catalogue, emulate, tiers
 from conformance.engine import Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, scan_mismatches
 from conformance.families import FAMILIES

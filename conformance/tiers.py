@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import chunkers
-from chunkers.kernels import NATIVE, NOT_COVERED
+from chunkers.registry import NATIVE, NOT_COVERED
 from conformance import emulate
 from conformance.engine import model_mismatches, scan_mismatches
 from conformance.families import FAMILIES

@@ -125,7 +125,7 @@ _BINDERS = {"fastcdc": _fastcdc, "buzhash64": _buzhash64}
 
 
 def _register():
-    from chunkers.kernels import register_emulator
+    from chunkers.registry import register_emulator
     register_emulator(EMULATOR, covers)
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 import chunkers
-from chunkers.kernels import NOT_COVERED
+from chunkers.registry import NOT_COVERED
 from conformance.families import FAMILIES
 
 

@@ -4,7 +4,7 @@ catalogue, and the reference agrees with the pure-Python model."""
 
 import pytest
 
-from chunkers.kernels import NATIVE
+from chunkers.registry import NATIVE
 from conformance import tiers
 from conformance.engine import model_mismatches, scan_mismatches
 from conformance.families import FAMILIES

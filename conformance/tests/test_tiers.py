@@ -13,7 +13,7 @@ import struct
 import pytest
 
 import chunkers
-from chunkers.kernels import HIDE_ENV, NATIVE, NOT_COVERED, why_not
+from chunkers.registry import HIDE_ENV, NATIVE, NOT_COVERED, why_not
 from conformance import emulate, tiers
 
 EMULATED = [(f, k) for f, kernels in emulate.FREESTANDING.items() for k in kernels]
