@@ -18,8 +18,8 @@ and writes a JSON report. Exit status 1 on any difference.
 from __future__ import annotations
 
 import argparse
-import glob
 import json
+import os
 import platform
 import sys
 
@@ -29,8 +29,9 @@ SEED = 1
 CORPUS = (1 << 16, ("lcg", "sha-ctr"))
 """Bytes per input and catalogue patterns of the chunk-level corpus: the model is slow under qemu."""
 
-SUITE_TESTS = ("conformance/tests/test_golden*.py", "conformance/tests/test_vectors*.py")
-"""The suite's test files that also run under qemu (those that exist)."""
+SUITE_TESTS = ("conformance/tests/test_vectors.py::test_vectors",)
+"""The suite's tests that also run under qemu (where their file exists): every kernel
+against every golden vector."""
 
 
 def _kernel_rows(coverage: str) -> list:
@@ -44,9 +45,9 @@ def _kernel_rows(coverage: str) -> list:
 
 
 def _pytest() -> dict:
-    files = sorted(f for pattern in SUITE_TESTS for f in glob.glob(pattern))
+    files = [t for t in SUITE_TESTS if os.path.exists(t.split("::")[0])]
     if not files:
-        return dict(result="skipped", detail="none of the suite's golden-vector tests exist yet")
+        return dict(result="skipped", detail="the suite's golden-vector tests do not exist yet")
     import pytest
     rc = pytest.main(["-q", "-p", "no:cacheprovider", *files])
     return dict(result="passed" if rc == 0 else "failed", files=files, exit_status=int(rc))
