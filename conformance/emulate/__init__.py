@@ -9,16 +9,14 @@ conformance.engine compares it with the native reference kernel exactly as it
 compares a native one.
 
 Adding a family: one row in :data:`FREESTANDING` per kernel and one binder in
-:data:`_BINDERS` that lays a ScanCase out in guest memory and calls the kernel.
+:data:`.bind.BINDERS` that lays a ScanCase out in guest memory and calls the kernel.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import platform
 import shutil
-import struct
 from typing import NamedTuple
 
 EMULATOR = "bochscpu"
@@ -64,14 +62,6 @@ def covers(family: str, kernel: str) -> bool:
     return kernel in FREESTANDING.get(family, {}) and unavailable() is None
 
 
-@functools.cache
-def _machine():
-    # bochscpu's guest-physical memory is process-wide, so one machine holds every kernel
-    from .blob import build
-    from .machine import Machine
-    return Machine(build(sorted({src for kernels in FREESTANDING.values() for e in kernels.values() for src in e.sources})))
-
-
 def runner(family: str, kernel: str):
     """The emulated kernel as ``run(case) -> result`` for conformance.engine.scan_mismatches:
     a ScanCase of conformance.families in, what the family's native ``run`` returns out.
@@ -80,48 +70,16 @@ def runner(family: str, kernel: str):
     (a read past the span traps); their start alignment is therefore set by
     their length, not by ``case.align``. Raises KeyError for a kernel without a
     freestanding entry, RuntimeError (with the reason) when emulation is
-    unavailable here, BuildError when the freestanding build fails; ``run``
-    raises EmulatorFault when the kernel traps.
+    unavailable here, BuildError when the freestanding build fails. A kernel
+    that traps (EmulatorFault) makes ``run`` return the fault's text instead of
+    a result, so the comparison reports it as a mismatch.
     """
     entry = FREESTANDING[family][kernel]
     reason = unavailable()
     if reason:
         raise RuntimeError(f"cannot emulate {family}/{kernel}: {reason}")
-    return _BINDERS[family](_machine(), entry.symbol)
-
-
-def _u64(b: bytes) -> int:
-    return struct.unpack("<Q", b)[0]
-
-
-def _fastcdc(m, symbol):
-    from conformance.families import _table
-    from .machine import ARGS
-
-    def run(case):
-        m.write(ARGS, struct.pack("<257Q", *_table("fastcdc", case.key), case.state))
-        p = m.put_input(case.data)
-        r = m.call(symbol, ARGS, p, len(case.data), ARGS + 2048, case.mask)
-        return struct.unpack("<q", struct.pack("<Q", r))[0], _u64(m.read(ARGS + 2048, 8))
-    return run
-
-
-def _buzhash64(m, symbol):
-    from conformance.families import _table
-    from conformance.model.buzhash64 import rotated
-    from .machine import ARGS
-
-    def run(case):
-        table = _table("buzhash64", case.key)
-        m.write(ARGS, struct.pack("<513Q", *table, *rotated(table, case.window), case.state))
-        p = m.put_input(case.data)
-        j = m.call(symbol, ARGS, ARGS + 2048, p, p + case.window, len(case.data) - case.window, ARGS + 4096,
-                   case.mask)
-        return j, _u64(m.read(ARGS + 4096, 8))
-    return run
-
-
-_BINDERS = {"fastcdc": _fastcdc, "buzhash64": _buzhash64}
+    from . import bind
+    return bind.runner(family, entry.symbol)
 
 
 def _register():

@@ -38,8 +38,9 @@ def test_emulated_kernel_identity(family, kernel, tiers_option, record_tier):
 @needs_emulator
 def test_emulator_faults_on_read_past_the_input():
     """The input ends at an unmapped page: a kernel told to read one byte more traps."""
+    from conformance.emulate.bind import machine as the_machine
     from conformance.emulate.machine import ARGS, EmulatorFault
-    machine = emulate._machine()
+    machine = the_machine()
     machine.write(ARGS, struct.pack("<257Q", *[1] * 256, 0))   # gear all 1: fp is never 0, no hit
     p = machine.put_input(bytes(40))
     with pytest.raises(EmulatorFault, match="page fault"):
