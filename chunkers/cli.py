@@ -58,7 +58,7 @@ def cmd_kernels(args) -> int:
         print(json.dumps([r._asdict() for r in rows], indent=2))
         return 0
     for r in rows:
-        status = "runs" if r.runs else f"cannot run: {r.reason}"
+        status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {r.coverage}"
         print(f"{r.family:<10} {r.kernel:<10} {'default' if r.default else '':<8} {status}")
     return 0
 

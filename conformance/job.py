@@ -11,7 +11,8 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import chunkers
-from conformance import catalogue
+from chunkers.registry import NOT_COVERED
+from conformance import catalogue, emulate, tiers
 from conformance.engine import Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, scan_mismatches
 from conformance.families import FAMILIES
 
@@ -28,6 +29,7 @@ class Cell:
     family: str
     kernel: str
     status: str = "passed"          # passed / failed / skipped
+    coverage: str = "native"        # native, "emulated (<emulator>)" (scan level only) or "not covered"
     reason: str = ""
     scan_cases: int = 0
     chunk_runs: int = 0
@@ -99,9 +101,11 @@ def check_cell(cell: Cell, sources: list[Source], cases: list, reference_sizes: 
                                                  kernel=cell.kernel, source=f"{src.name}[:{len(prefix)}] vs model"))
 
 
-def matrix(seed: int, corpus_size: int, paths, families=None, progress=None) -> list[Cell]:
-    """Run the whole job; returns one Cell per family x kernel known on this architecture."""
-    sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)]
+def matrix(seed: int, corpus_size: int, paths, families=None, progress=None, patterns=None) -> list[Cell]:
+    """Run the whole job; returns one Cell per family x kernel known on this architecture.
+    ``patterns``: only these catalogue patterns of the built-in corpus (default: all)."""
+    sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)
+               if patterns is None or i.name.split("(")[0] in patterns]
     sources += [Source(p, _map(p), real=True) for p in real_files(paths)]
     cells = []
     for fam_name, fam in FAMILIES.items():
@@ -112,9 +116,16 @@ def matrix(seed: int, corpus_size: int, paths, families=None, progress=None) -> 
         rows = [k for k in chunkers.kernels() if k.family == fam_name]
         rows.sort(key=lambda k: k.kernel != fam.reference)      # the reference runs first
         for k in rows:
-            cell = Cell(fam_name, k.kernel)
-            if not k.runs:
+            cell = Cell(fam_name, k.kernel, coverage=k.coverage)
+            if k.coverage == NOT_COVERED:
                 cell.status, cell.reason = "skipped", k.reason
+            elif not k.runs:        # emulated: the kernel alone, on the scan catalogue
+                if progress:
+                    progress(f"{fam_name}/{k.kernel} ({k.coverage})")
+                run = emulate.runner(fam_name, k.kernel)
+                for m in scan_mismatches(fam_name, k.kernel, cases, run):
+                    _record(cell, m)
+                cell.scan_cases, cell.reason = len(cases), f"{k.reason}; scan level only"
             else:
                 if progress:
                     progress(f"{fam_name}/{k.kernel}")
@@ -126,18 +137,20 @@ def matrix(seed: int, corpus_size: int, paths, families=None, progress=None) -> 
 def print_matrix(cells: list[Cell], console) -> None:
     from rich.table import Table
     table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model)")
-    for col in ("family", "kernel", "result", "scan cases", "chunk runs", "bytes", "cut points", "MB/s", "note"):
+    for col in ("family", "kernel", "coverage", "result", "scan cases", "chunk runs", "bytes", "cut points", "MB/s",
+                "note"):
         table.add_column(col, justify="right" if col in ("scan cases", "chunk runs", "bytes", "cut points", "MB/s")
                          else "left")
     colors = {"passed": "green", "failed": "bold red", "skipped": "yellow"}
     for c in cells:
-        table.add_row(c.family, c.kernel, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases), str(c.chunk_runs),
+        table.add_row(c.family, c.kernel, c.coverage, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases),
+                      str(c.chunk_runs),
                       f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "",
                       c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""))
     console.print(table)
 
 
-def write_report(path: str, cells: list[Cell], seed: int, paths) -> None:
+def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=()) -> None:
     report = {
         "seed": seed,
         "paths": list(paths),
@@ -147,13 +160,15 @@ def write_report(path: str, cells: list[Cell], seed: int, paths) -> None:
         "cells": [{**{k: v for k, v in asdict(c).items() if k != "mismatches"}, "mb_s": c.mb_s,
                    "mismatches": [m._asdict() | {"expected": str(m.expected), "got": str(m.got)}
                                   for m in c.mismatches]} for c in cells],
+        "other_tiers": [r._asdict() for r in tier_rows],
     }
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
 
 
-def run(paths, seed: int, corpus_size: int, report: str | None, families=None) -> int:
-    """Run the job with a progress display; print the matrix and reproducers. Returns the exit status."""
+def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native") -> int:
+    """Run the job with a progress display; print the matrix, the other tiers (see
+    conformance.tiers.extra_rows) and reproducers. Returns the exit status."""
     from rich.console import Console
     console = Console(width=None if Console().is_terminal else 150)
     try:
@@ -163,10 +178,14 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None) -
         console.print(f"[bold red]error:[/] {e}")
         return 1
     print_matrix(cells, console)
+    tier_rows = tiers.extra_rows(tier_choice)
+    console.print("other tiers (native / emulated (which emulator) / not covered):\n" + tiers.format_rows(tier_rows),
+                  markup=False, highlight=False)
     if report:
-        write_report(report, cells, seed, paths)
+        write_report(report, cells, seed, paths, tier_rows)
         console.print(f"report written to {report}")
-    failed = [c for c in cells if c.status == "failed"]
+    failed = [c for c in cells if c.status == "failed"] + [r for r in tier_rows if r.result == "failed"]
     for c in failed:
-        console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{c.mismatches[0]}")
+        first = c.mismatches[0] if isinstance(c, Cell) else c.detail
+        console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
     return 1 if failed else 0
