@@ -271,6 +271,21 @@ cdef class AESContext:
                     "OUT16": _u64s(r.OUT16)}
         return {"NOUT64": _u64s(g.NOUT64), "NOUT65": _u64s(g.NOUT65), "IN1": _u64s(g.IN1), "K": g.K, "K2": g.K2}
 
+    def context_bytes(self):
+        """The C ``aes_ctx`` as a hardware scan kernel reads it through its context pointer (csrc/aes/aes.h):
+        ``sizeof(aes_ctx)`` bytes in this build's native layout (UHF tables, then the 11 round keys,
+        then ``kind``), with the OpenSSL context pointer zeroed (no hardware kernel touches it).
+
+        For handing the same key material to a freestanding build of a kernel, e.g. in the bochscpu
+        runner (conformance.emulate); the bytes are only meaningful to code built for this ABI.
+        """
+        self._check_ready()
+        raw = bytearray(sizeof(aes_ctx))
+        cdef aes_ctx *c = <aes_ctx *><char *>raw
+        memcpy(c, &self.c, sizeof(aes_ctx))       # padding included: the instance memory starts zeroed
+        c.evp = NULL
+        return bytes(raw)
+
     def digest(self, window):
         """H(W): the full (warm-up) digest of a 64-byte window, oldest byte first. ValueError otherwise."""
         self._check_ready()

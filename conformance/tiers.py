@@ -40,8 +40,9 @@ ALL_KERNELS = {
     "fastcdc": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE, "scalar": PORTABLE},
     "buzhash64": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE,
                   "scalar": PORTABLE},
+    "aes": {"vaes": "x86-64", "vaes256": "x86-64", "aes-ni": "x86-64", "aes-arm64": "aarch64", "evp": PORTABLE},
 }
-"""family -> kernel -> the target it needs (spec 01 §11.2), over all build targets."""
+"""family -> kernel -> the target it needs (spec 01 §11.2, 06 §8.4), over all build targets."""
 
 BIG_ENDIAN = "s390x (big-endian)"
 CROSS = {"aarch64": "aarch64", "s390x": BIG_ENDIAN}

@@ -40,6 +40,11 @@ FREESTANDING = {
         "avx512": Entry(("buzhash64/avx512.c",), "buzhash64_scan_avx512"),
         "avx2": Entry(("buzhash64/avx2.c",), "buzhash64_scan_avx2"),
     },
+    "aes": {
+        "vaes": Entry(("aes/vaes.c",), "aes_scan_vaes"),
+        "vaes256": Entry(("aes/vaes256.c",), "aes_scan_vaes256"),
+        "aes-ni": Entry(("aes/aesni.c",), "aes_scan_aesni"),
+    },
 }
 """family -> kernel -> Entry, for every x86-64 kernel the emulator can run."""
 

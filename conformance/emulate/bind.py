@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import struct
 
+from conformance.aes_family import HISTORY, context
 from conformance.families import _table
 from conformance.model.buzhash64 import rotated
 
@@ -21,13 +22,17 @@ def _u64(b: bytes) -> int:
     return struct.unpack("<Q", b)[0]
 
 
+def _i64(v: int) -> int:
+    return struct.unpack("<q", struct.pack("<Q", v))[0]
+
+
 def fastcdc(m: Machine, symbol: str):
     """``scan(gear, p, n, &fp, mask)`` (spec 02 §4): gear and fp in the argument area."""
     def call(case):
         m.write(ARGS, struct.pack("<257Q", *_table("fastcdc", case.key), case.state))
         p = m.put_input(case.data)
         r = m.call(symbol, ARGS, p, len(case.data), ARGS + 2048, case.mask)
-        return struct.unpack("<q", struct.pack("<Q", r))[0], _u64(m.read(ARGS + 2048, 8))
+        return _i64(r), _u64(m.read(ARGS + 2048, 8))
     return call
 
 
@@ -43,7 +48,21 @@ def buzhash64(m: Machine, symbol: str):
     return call
 
 
-BINDERS = {"fastcdc": fastcdc, "buzhash64": buzhash64}
+def aes(m: Machine, symbol: str):
+    """``scan(ctx, p, n, &st, mask)`` (spec 06 §7.2): the context's bytes as the kernel reads them
+    (chunkers.aes.AESContext.context_bytes: UHF tables, round keys) and st in the argument area,
+    p just past the case's 64-byte history."""
+    def call(case):
+        ctx = context(case.key).context_bytes()
+        st = ARGS + len(ctx)
+        m.write(ARGS, ctx + struct.pack("<Q", case.state))
+        p = m.put_input(case.data)
+        r = m.call(symbol, ARGS, p + HISTORY, len(case.data) - HISTORY, st, case.mask)
+        return _i64(r), _u64(m.read(st, 8))
+    return call
+
+
+BINDERS = {"fastcdc": fastcdc, "buzhash64": buzhash64, "aes": aes}
 
 
 @functools.cache
