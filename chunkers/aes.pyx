@@ -9,8 +9,8 @@ AVX-512), ``aes-ni`` (x86-64), ``aes-arm64`` (aarch64) and ``evp`` (portable,
 OpenSSL); see csrc/aes/.
 
 :class:`AESContext` is one instance's key material; besides backing the
-chunkers it gives tests the tables, the round keys, digests, cut values and
-each kernel's raw scan.
+chunkers it gives tests the tables, the round keys, digests, cut values,
+each kernel's raw scan and the raw C context (for emulated kernels).
 """
 
 from libc.stdint cimport uint8_t, uint64_t, int64_t

@@ -7,7 +7,8 @@
    the scan catalogue against the reference kernel and the reference against
    the model, and whole-stream chunking of a reduced corpus (CORPUS) against
    the reference kernel and the model. On big-endian s390x this is what shows
-   that no table, driver or lane extraction depends on host byte order;
+   that no table, driver, lane extraction or AES block layout (evp: the LE64
+   digest in, the LE64 cut value out, spec 06 §3-4) depends on host byte order;
 2. the suite's golden-vector tests (SUITE_TESTS, those that exist);
 
 and writes a JSON report. Exit status 1 on any difference.

@@ -4,7 +4,7 @@ x86-64 kernels run in bochscpu from a freestanding build of their own source
 (conformance.emulate); aarch64 and big-endian s390x builds run under
 qemu-user (ci/cross-run, with --tiers all). Each verified tier is compared
 with the reference kernel over the scan catalogue (conformance.families,
-spec 02 §5.6, 03 §7.4).
+spec 02 §5.6, 03 §7.4, 06 §8.6).
 """
 
 import shutil
@@ -15,6 +15,7 @@ import pytest
 import chunkers
 from chunkers.registry import HIDE_ENV, NATIVE, NOT_COVERED, why_not
 from conformance import emulate, tiers
+from conformance.families import FAMILIES
 
 EMULATED = [(f, k) for f, kernels in emulate.FREESTANDING.items() for k in kernels]
 CROSS_TOOLS = {"aarch64": ("qemu-aarch64", "aarch64-linux-gnu-gcc"), "s390x": ("qemu-s390x", "s390x-linux-gnu-gcc")}
@@ -35,6 +36,22 @@ def test_emulated_kernel_identity(family, kernel, tiers_option, record_tier):
     assert row.result == "passed", row.detail
 
 
+@pytest.mark.parametrize(("family", "kernel"), EMULATED)
+def test_emulator_agrees_with_this_cpu(family, kernel, tiers_option):
+    """The emulator as the oracle for CPUs without a kernel's instructions is itself checked where
+    this CPU has them: emulated and native runs of the same kernel agree case by case (with AVX-512
+    and VAES: 512-bit and 256-bit vaesenc, the lane tests and extraction)."""
+    if tiers_option != "all":
+        pytest.skip("--tiers all: checks the emulator against this CPU")
+    if why_not(family, kernel) is not None:
+        pytest.skip(f"no native run to compare with: {why_not(family, kernel)}")
+    if emulate.unavailable():
+        pytest.skip(f"not covered: {emulate.unavailable()}")
+    fam, run = FAMILIES[family], emulate.runner(family, kernel)
+    differ = [case for case in fam.cases(tiers.SEED) if run(case) != fam.run(case, kernel)]
+    assert not differ, f"{len(differ)} cases differ, first: {differ[0].describe()}"
+
+
 @needs_emulator
 def test_emulator_faults_on_read_past_the_input():
     """The input ends at an unmapped page: a kernel told to read one byte more traps."""
@@ -45,6 +62,19 @@ def test_emulator_faults_on_read_past_the_input():
     p = machine.put_input(bytes(40))
     with pytest.raises(EmulatorFault, match="page fault"):
         machine.call("fastcdc_scan_avx512", ARGS, p, 41, ARGS + 2048, (1 << 64) - 1)
+
+
+def test_aes_context_bytes_carry_the_key_material():
+    """What the emulated AES kernels read (AESContext.context_bytes, laid out as csrc/aes/aes.h's
+    aes_ctx): the UHF tables first, the round keys once, and no host pointer (the last member)."""
+    from chunkers.aes import AESContext
+    ctx = AESContext("toeplitz-aes", bytes(range(32)))
+    raw, t = ctx.context_bytes(), ctx.tables()
+    assert raw.startswith(struct.pack("=1024Q", *t["T"], *t["IN1"], *t["OUT64"], *t["OUT65"]))
+    assert raw.count(b"".join(ctx.round_keys())) == 1
+    assert raw[-8:] == bytes(8)
+    with pytest.raises(TypeError):
+        AESContext.__new__(AESContext).context_bytes()
 
 
 @pytest.mark.skipif(shutil.which(emulate.blob.CC) is None, reason="needs gcc")
