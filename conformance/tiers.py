@@ -149,13 +149,18 @@ def other_rows(tiers: str = "native", run: bool = True) -> list:
             rows += run_cross(arch)
     covered = {(r.family, r.kernel, r.target) for r in rows} | {("*", "*", r.target) for r in rows}
     for arch, label in CROSS.items():
-        for family, kernels in ALL_KERNELS.items():
-            for kernel, target in kernels.items():
-                needed = target == label or (target == PORTABLE and label == BIG_ENDIAN)
-                if needed and label != host_target() and (family, kernel, label) not in covered:
-                    rows.append(Tier(family, kernel, label, NOT_COVERED, "not run",
-                                     f"run ci/cross-{arch} (or --tiers all)"))
+        for family, kernel in required(label):
+            if label != host_target() and (family, kernel, label) not in covered:
+                rows.append(Tier(family, kernel, label, NOT_COVERED, "not run",
+                                 f"run ci/cross-{arch} (or --tiers all)"))
     return rows
+
+
+def required(label: str) -> list:
+    """The (family, kernel) tiers the target ``label`` verifies: its own kernels, and on the
+    big-endian target also every portable kernel."""
+    return [(family, kernel) for family, kernels in ALL_KERNELS.items() for kernel, target in kernels.items()
+            if target == label or (target == PORTABLE and label == BIG_ENDIAN)]
 
 
 def matrix(tiers: str = "native", run: bool = True) -> list:

@@ -121,3 +121,4 @@ def test_cross_architecture(arch, tiers_option, record_tier):
     for row in rows:
         record_tier(row)
     assert all(r.result == "passed" for r in rows), tiers.format_rows(r for r in rows if r.result != "passed")
+    assert set(tiers.required(tiers.CROSS[arch])) <= {(r.family, r.kernel) for r in rows}
