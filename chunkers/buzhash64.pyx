@@ -15,7 +15,7 @@ from chunkers.params import check_common, check_key, check_window, nc_masks
 
 cdef extern from "csrc/buzhash64/buzhash64.h":
     ctypedef size_t (*buzhash64_scan_fn)(const uint64_t *table, const uint64_t *table_rot, const uint8_t *pr,
-                                         const uint8_t *pa, size_t n, uint64_t *sum, uint64_t mask) nogil
+                                         const uint8_t *pa, size_t n, uint64_t *sum, uint64_t mask)
     ctypedef struct buzhash64_ctx:
         uint64_t table[256]
         uint64_t table_rot[256]

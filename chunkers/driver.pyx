@@ -87,6 +87,16 @@ cdef class Chunker:
         self.params_tuple = params_tuple
         self.ready = True
 
+    cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *:
+        """ck_next_cut without the GIL (the buffers stay exported while it runs); a
+        failed AES backend raises RuntimeError and abandons the chunk (spec 06 §9.3)."""
+        cdef size_t r
+        with nogil:
+            r = ck_next_cut(&self.params, &self.scanner, cur, p, avail, eof)
+        if r == CK_SCAN_FAILED:
+            raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+        return r
+
     def _check_fresh(self):
         if self.ready:
             raise TypeError(f"{type(self).__name__} is already initialized")
@@ -154,9 +164,7 @@ cdef class Chunker:
         cur.started = 0
         sizes = []
         while pos < n:
-            r = ck_next_cut(&self.params, &self.scanner, &cur, &data[pos], n - pos, 1)
-            if r == CK_SCAN_FAILED:
-                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            r = self.next_cut(&cur, &data[pos], n - pos, 1)
             sizes.append(r)
             pos += r
         return sizes
@@ -168,9 +176,7 @@ cdef class Chunker:
         cdef ck_cursor cur
         cur.started = 0
         while pos < n:
-            r = ck_next_cut(&self.params, &self.scanner, &cur, &data[pos], n - pos, 1)
-            if r == CK_SCAN_FAILED:
-                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            r = self.next_cut(&cur, &data[pos], n - pos, 1)
             if ck_all_zero(&data[pos], r):
                 yield Chunk(None, r, True)
             else:
@@ -188,9 +194,7 @@ cdef class Chunker:
         cdef ck_cursor cur
         cur.started = 0
         while True:
-            r = ck_next_cut(&self.params, &self.scanner, &cur, base + start, end - start, eof)
-            if r == CK_SCAN_FAILED:
-                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            r = self.next_cut(&cur, base + start, end - start, eof)
             if r != CK_NEED_MORE:
                 if ck_all_zero(base + start, r):
                     yield Chunk(None, r, True)

@@ -14,7 +14,7 @@ from chunkers.params import check_common, check_key, nc_masks
 
 cdef extern from "csrc/fastcdc/fastcdc.h":
     ctypedef int64_t (*fastcdc_scan_fn)(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp,
-                                        uint64_t mask) nogil
+                                        uint64_t mask)
     ctypedef struct fastcdc_ctx:
         uint64_t gear[256]
         fastcdc_scan_fn scan
