@@ -1,0 +1,210 @@
+"""Differential scan targets: every kernel of a family against scalar, and
+scalar against the model on small spans (spec 02 §4-5.6, 03 §5-7.4).
+
+Each family is one :class:`ScanFamily` entry: how a fuzzer input becomes a
+scan case (table, data span, start state, mask, ...) and how a kernel runs
+on it. The target ``scan_diff_<family>`` runs the case through every kernel
+this machine can run and requires the same (position, exit state) from all
+of them. The span ends right before a no-access page (fuzz/guard.py), so a
+read past its end faults. Kernels this machine cannot run are reported on
+stderr when the target loads.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from typing import Callable, NamedTuple
+
+from chunkers.params import mask as make_mask
+from fuzz.guard import GuardedArena
+from fuzz.harness import check, kernel_inventory, model, report_not_run
+from fuzz.input import Input, script
+
+U64 = (1 << 64) - 1
+MAX_SPAN = 1 << 16          # bytes; longer data is truncated
+MODEL_MAX = 256             # spans up to this length are also checked against the model
+KEYS = (bytes(32), bytes(range(32)), b"\xff" * 32, hashlib.sha256(b"fuzz").digest())
+WINDOWS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095)
+
+_arena = GuardedArena(MAX_SPAN + 64)
+
+
+class ScanFamily(NamedTuple):
+    """One kernel family's scan target.
+
+    ``decode(inp) -> case``; ``run(case, kernel) -> result`` (any comparable
+    value); ``model(m, case) -> result`` with ``m`` = conformance.model (only
+    called for spans of at most MODEL_MAX bytes); ``span(case)`` the scanned
+    length; ``seeds() -> list of field dicts`` (see fuzz.input.Script).
+    """
+
+    name: str
+    decode: Callable
+    run: Callable
+    model: Callable
+    span: Callable
+    seeds: Callable
+
+
+def table(inp: Input, from_key: Callable) -> tuple:
+    """A 256-entry u64 table: from one of KEYS or a fuzzer key, with up to 4
+    entries overwritten by fuzzer values (kernels must be exact for any table)."""
+    key = inp.bytes("key", 32) if inp.bool("custom_key") else inp.choice("key_index", KEYS)
+    t = from_key(key)
+    n = inp.int("overrides", 0, 4)
+    if n:
+        t = list(t)
+        for _ in range(n):
+            t[inp.int("override_index", 0, 255)] = inp.int("override_value", 0, U64)
+    return tuple(t)
+
+
+def mask(inp: Input) -> int:
+    """A high or low mask of 0..64 bits (spec 01 §3.1), or any u64."""
+    kind = inp.choice("mask_kind", ("high", "low", "any"))
+    if kind == "any":
+        return inp.int("mask", 0, U64)
+    return make_mask(inp.int("mask_bits", 0, 64), kind == "high")
+
+
+def data(inp: Input) -> memoryview:
+    """The scanned bytes (the input's tail, repeated up to 64 times, at most
+    MAX_SPAN bytes) minus a 0..63-byte prefix, ending at the guard page."""
+    offset = inp.int("offset", 0, 63)
+    repeat = inp.int("repeat", 1, 64)
+    body = inp.rest("data")
+    return _arena.place((body * repeat)[:MAX_SPAN])[offset:]
+
+
+# fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
+
+@functools.lru_cache(maxsize=64)
+def _gear(key: bytes) -> tuple:
+    from chunkers.fastcdc import gear_table
+    return tuple(gear_table(key))
+
+
+def _fastcdc_decode(inp: Input):
+    gear = table(inp, _gear)
+    m = mask(inp)
+    state = inp.int("state", 0, U64)
+    return gear, data(inp), state, m
+
+
+def _fastcdc_run(case, kernel):
+    from chunkers.fastcdc import scan
+    gear, span, state, m = case
+    return scan(gear, span, state, m, kernel)
+
+
+def _fastcdc_model(mod, case):
+    gear, span, state, m = case
+    return mod.fastcdc.scan(gear, bytes(span), state, m)
+
+
+def _fastcdc_seeds():
+    from conformance import inputs
+    out = []
+    for n in (0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 100, 8191, 8193):
+        out.append(dict(mask_kind="high", mask_bits=8, data=inputs.sha_ctr(n)))
+    for bits in (1, 6, 7, 8, 9, 13, 20, 48, 64):
+        out.append(dict(mask_kind="high", mask_bits=bits, state=0x0123456789ABCDEF, data=inputs.lcg(300)))
+        out.append(dict(mask_kind="low", mask_bits=bits, data=inputs.sha_ctr(200)))
+    for byte in (0x00, 0x41, 0xFF):
+        out.append(dict(mask_kind="high", mask_bits=8, repeat=40, data=bytes([byte]) * 100))
+    # a zero table entry makes every lane a true hit
+    out.append(dict(overrides=1, override_index=0, override_value=0, mask_kind="high", mask_bits=30,
+                    offset=5, data=bytes(40)))
+    return out
+
+
+# buzhash64 (spec 03): window w, data holds pr[0 .. n+w-1]; state = hash of the window at pr[0].
+
+@functools.lru_cache(maxsize=64)
+def _bz_table(key: bytes) -> tuple:
+    from chunkers.buzhash64 import table as bz_table
+    return tuple(bz_table(key))
+
+
+@functools.lru_cache(maxsize=64)
+def _bz_rotated(mod, t: tuple, w: int) -> list:
+    return mod.buzhash64.rotated(list(t), w)
+
+
+def _buzhash64_decode(inp: Input):
+    from chunkers.buzhash64 import window_hash
+    t = table(inp, _bz_table)
+    m = mask(inp)
+    w = inp.choice("window", WINDOWS) if inp.bool("special_window") else inp.int("window_any", 1, 300)
+    state_kind = inp.choice("state_kind", ("window", "any", "match"))
+    state = inp.int("state", 0, U64)
+    span = data(inp)
+    if len(span) < w:                           # the scan needs a whole first window
+        w = max(1, len(span))
+        span = span if len(span) else _arena.place(b"\0")
+    if state_kind == "window":
+        state = window_hash(t, span[:w])
+    elif state_kind == "match":
+        state &= ~m & U64                       # matches on entry: zero steps
+    return t, w, span, state, m
+
+
+def _buzhash64_run(case, kernel):
+    from chunkers.buzhash64 import scan
+    t, w, span, state, m = case
+    return scan(t, w, span, state, m, kernel)
+
+
+def _buzhash64_model(mod, case):
+    t, w, span, state, m = case
+    return mod.buzhash64.scan(list(t), _bz_rotated(mod, t, w), bytes(span), w, state, m)
+
+
+def _buzhash64_seeds():
+    from conformance import inputs
+    out = []
+    for w in (1, 2, 63, 64, 65):
+        for n in (0, 1, 7, 8, 9, 15, 16, 17, 24, 31, 33, 100):
+            out.append(dict(mask_kind="low", mask_bits=6, special_window=True, window=w,
+                            data=inputs.sha_ctr(w + n)))
+    for bits in (1, 8, 9, 20, 48, 64):
+        out.append(dict(mask_kind="low", mask_bits=bits, special_window=True, window=4095,
+                        data=inputs.lcg(4200)))
+    out.append(dict(mask_kind="low", mask_bits=8, state_kind="match", state=U64, data=inputs.sha_ctr(50)))
+    for byte in (0x00, 0x41, 0xFF):
+        out.append(dict(mask_kind="low", mask_bits=8, window_any=64, repeat=30, data=bytes([byte]) * 100))
+    return out
+
+
+FAMILIES = {
+    "fastcdc": ScanFamily("fastcdc", _fastcdc_decode, _fastcdc_run, _fastcdc_model,
+                          lambda case: len(case[1]), _fastcdc_seeds),
+    "buzhash64": ScanFamily("buzhash64", _buzhash64_decode, _buzhash64_run, _buzhash64_model,
+                            lambda case: len(case[2]) - case[1], _buzhash64_seeds),
+}
+
+
+def target(family: str):
+    """``(TestOneInput, seeds)`` of the target ``scan_diff_<family>``."""
+    fam = FAMILIES[family]
+    name = f"scan_diff_{family}"
+    report_not_run(name, family)
+    kernels = kernel_inventory(family)[0]
+
+    def test_one_input(raw: bytes) -> None:
+        case = fam.decode(Input(raw))
+        ref = fam.run(case, "scalar")
+        for k in kernels[1:]:
+            got = fam.run(case, k)
+            check(got == ref, lambda: f"{name}: kernel {k!r} gave {got}, scalar gave {ref} "
+                                      f"(span {fam.span(case)} bytes)")
+        m = model()
+        if m is not None and fam.span(case) <= MODEL_MAX:
+            want = fam.model(m, case)
+            check(tuple(want) == tuple(ref), lambda: f"{name}: scalar gave {ref}, the model {want}")
+
+    def seeds() -> list[bytes]:
+        return [script(fam.decode, **values) for values in fam.seeds()]
+
+    return test_one_input, seeds
