@@ -62,6 +62,24 @@ def cmd_coverage(a) -> int:
     return 0
 
 
+def cmd_seeds(a) -> int:
+    """Write a target's seeds as files (a directory) or as an OSS-Fuzz *_seed_corpus.zip."""
+    import hashlib
+    import zipfile
+    seeds = targets.load(a.target).seeds()
+    named = [(hashlib.sha1(s).hexdigest(), s) for s in seeds]
+    if a.dest.suffix == ".zip":
+        with zipfile.ZipFile(a.dest, "w") as z:
+            for name, data in named:
+                z.writestr(name, data)
+    else:
+        a.dest.mkdir(parents=True, exist_ok=True)
+        for name, data in named:
+            (a.dest / name).write_bytes(data)
+    print(f"{a.target}: {len(seeds)} seeds -> {a.dest}")
+    return 0
+
+
 def cmd_list(a) -> int:
     from fuzz.harness import kernel_inventory
     for name, t in targets.TARGETS.items():
@@ -93,10 +111,13 @@ def main(argv=None) -> int:
     c = sub.add_parser("coverage", help="kernel line/branch coverage of a target's corpus (llvm-cov)")
     c.add_argument("target", choices=list(targets.TARGETS))
     c.add_argument("--family", choices=("fastcdc", "buzhash64"), help="kernel sources to report")
+    sd = sub.add_parser("seeds", help="write a target's seed inputs to a directory or a .zip")
+    sd.add_argument("target", choices=list(targets.TARGETS))
+    sd.add_argument("dest", type=Path)
     sub.add_parser("list", help="targets and the kernels that run here")
     a = p.parse_args(argv)
     return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
-            "list": cmd_list}[a.cmd](a)
+            "seeds": cmd_seeds, "list": cmd_list}[a.cmd](a)
 
 
 if __name__ == "__main__":

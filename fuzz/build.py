@@ -43,15 +43,16 @@ def build_dir(variant: str = "asan") -> Path:
     return BUILD_ROOT / variant
 
 
-def build(variant: str = "asan", out: Path | None = None, jobs: int = 2, cc: str = "clang") -> Path:
+def build(variant: str = "asan", out: Path | None = None, jobs: int = 2) -> Path:
     """Compile every extension for ``variant`` into ``out`` (default
-    fuzz/build/<variant>) and return it. Raises CalledProcessError when the
-    compiler fails (its output is on stderr)."""
+    fuzz/build/<variant>) with clang and return it. Raises CalledProcessError
+    when the compiler fails (its output is on stderr)."""
     out = Path(out or build_dir(variant)).resolve()
     cflags, ldflags = VARIANTS[variant]
+    cc = "clang"
+    if os.environ.get("SANITIZER"):           # OSS-Fuzz: $CC and $CFLAGS carry compiler and sanitizers
+        cflags, ldflags, cc = "-g -O1", "", os.environ.get("CC", cc)
     env = dict(os.environ, CC=cc, LDSHARED=f"{cc} -shared")
-    if os.environ.get("SANITIZER"):           # OSS-Fuzz: $CFLAGS carries the sanitizers
-        cflags, ldflags = "-g -O1", ""
     env["CHUNKERS_CFLAGS"] = cflags
     env["LDFLAGS"] = f"{os.environ.get('LDFLAGS', '')} {ldflags}".strip()
     shutil.rmtree(out, ignore_errors=True)

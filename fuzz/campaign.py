@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -109,9 +110,11 @@ def _stats(text: str) -> tuple:
     return stats, cov, ft
 
 
-def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = None, extra: tuple = ()) -> Summary:
-    """Fuzz target NAME for ``seconds`` with ``jobs`` parallel libFuzzer jobs; returns the summary
-    (also written to fuzz/artifacts/NAME/summary.json)."""
+def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = None, extra: tuple = (),
+        minimize_seconds: int = 60) -> Summary:
+    """Fuzz target NAME for ``seconds`` with ``jobs`` parallel libFuzzer jobs, then minimize each
+    finding for up to ``minimize_seconds``; returns the summary (also written to
+    fuzz/artifacts/NAME/summary.json)."""
     spec = targets.TARGETS[name]
     variant_dir = Path(variant_dir or fbuild.build_dir("asan"))
     if not (variant_dir / "BUILD_INFO.json").exists():
@@ -137,7 +140,7 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
         p.read_text(errors="replace") for p in sorted(artifacts.glob("fuzz-*.log")))
     stats, cov, ft = _stats(text)
     found = sorted(_findings(artifacts) - before_findings)
-    regressions = [str(minimize(name, f, env).relative_to(FUZZ_DIR.parent)) for f in found]
+    regressions = [os.path.relpath(minimize(name, f, env, minimize_seconds)) for f in found]
     after_corpus = len(list(corpus.iterdir()))
     summary = Summary(name, elapsed, stats.get("number_of_executed_units", 0),
                       stats.get("average_exec_per_sec", 0), cov, ft, after_corpus, after_corpus - before_corpus,

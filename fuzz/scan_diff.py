@@ -68,6 +68,26 @@ def mask(inp: Input) -> int:
     return make_mask(inp.int("mask_bits", 0, 64), kind == "high")
 
 
+def plant_at(inp: Input):
+    """Where to plant a cut: None, or ``(from_end, k)``: position k counted from
+    the last (or first) scan position. Drawn before the data (see :func:`plant`)."""
+    if not inp.bool("plant"):
+        return None
+    return inp.bool("plant_from_end"), inp.int("plant_pos", 0, 255)
+
+
+def plant(m: int, where, n: int, state_at: Callable) -> int:
+    """The mask ``m`` minus the bits set in the exact state at the planted
+    position, so that position passes the cut test: a hit in a chosen block
+    lane or tail byte however unlikely the data makes it. ``n`` positions
+    (0..n-1); ``state_at(q)`` is the scalar state there."""
+    if where is None or n <= 0:
+        return m
+    from_end, k = where
+    q = max(0, n - 1 - k) if from_end else min(n - 1, k)
+    return m & ~state_at(q) & U64
+
+
 def data(inp: Input) -> memoryview:
     """The scanned bytes (the input's tail, repeated up to 64 times, at most
     MAX_SPAN bytes) minus a 0..63-byte prefix, ending at the guard page."""
@@ -85,11 +105,21 @@ def _gear(key: bytes) -> tuple:
     return tuple(gear_table(key))
 
 
+def _fastcdc_state_at(gear, span, state, q) -> int:
+    """fp after byte q by the scalar kernel with the full mask (stops early only at fp == 0:
+    the plant is best effort, any mask is a valid case)."""
+    from chunkers.fastcdc import scan
+    return scan(gear, span[:q + 1], state, U64, "scalar")[1]
+
+
 def _fastcdc_decode(inp: Input):
     gear = table(inp, _gear)
     m = mask(inp)
     state = inp.int("state", 0, U64)
-    return gear, data(inp), state, m
+    where = plant_at(inp)
+    span = data(inp)
+    m = plant(m, where, len(span), lambda q: _fastcdc_state_at(gear, span, state, q))
+    return gear, span, state, m
 
 
 def _fastcdc_run(case, kernel):
@@ -113,6 +143,13 @@ def _fastcdc_seeds():
         out.append(dict(mask_kind="low", mask_bits=bits, data=inputs.sha_ctr(200)))
     for byte in (0x00, 0x41, 0xFF):
         out.append(dict(mask_kind="high", mask_bits=8, repeat=40, data=bytes([byte]) * 100))
+    # a cut planted at each lane of the first block and at each of the last 16 bytes (the vector tails)
+    for n in (23, 31):
+        for k in range(16):
+            out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_from_end=True, plant_pos=k,
+                            data=inputs.sha_ctr(n)))
+    for k in range(8):
+        out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_pos=k, data=inputs.sha_ctr(40)))
     # a zero table entry makes every lane a true hit
     out.append(dict(overrides=1, override_index=0, override_value=0, mask_kind="high", mask_bits=30,
                     offset=5, data=bytes(40)))
@@ -132,6 +169,13 @@ def _bz_rotated(mod, t: tuple, w: int) -> list:
     return mod.buzhash64.rotated(list(t), w)
 
 
+def _buzhash64_state_at(t, w, span, state, q) -> int:
+    """The hash of the window at step q by the scalar kernel with the full mask
+    (stops early only at a zero hash: the plant is best effort)."""
+    from chunkers.buzhash64 import scan
+    return scan(t, w, span[:q + w], state, U64, "scalar")[1]
+
+
 def _buzhash64_decode(inp: Input):
     from chunkers.buzhash64 import window_hash
     t = table(inp, _bz_table)
@@ -139,6 +183,7 @@ def _buzhash64_decode(inp: Input):
     w = inp.choice("window", WINDOWS) if inp.bool("special_window") else inp.int("window_any", 1, 300)
     state_kind = inp.choice("state_kind", ("window", "any", "match"))
     state = inp.int("state", 0, U64)
+    where = plant_at(inp)
     span = data(inp)
     if len(span) < w:                           # the scan needs a whole first window
         w = max(1, len(span))
@@ -147,6 +192,7 @@ def _buzhash64_decode(inp: Input):
         state = window_hash(t, span[:w])
     elif state_kind == "match":
         state &= ~m & U64                       # matches on entry: zero steps
+    m = plant(m, where, len(span) - w + 1, lambda q: _buzhash64_state_at(t, w, span, state, q))
     return t, w, span, state, m
 
 
@@ -172,6 +218,14 @@ def _buzhash64_seeds():
         out.append(dict(mask_kind="low", mask_bits=bits, special_window=True, window=4095,
                         data=inputs.lcg(4200)))
     out.append(dict(mask_kind="low", mask_bits=8, state_kind="match", state=U64, data=inputs.sha_ctr(50)))
+    # a cut planted at each lane of the first block and at each of the last 16 steps (the vector tails)
+    for n in (23, 31):
+        for k in range(16):
+            out.append(dict(mask_kind="low", mask_bits=40, special_window=True, window=64, plant=True,
+                            plant_from_end=True, plant_pos=k, data=inputs.sha_ctr(64 + n)))
+    for k in range(8):
+        out.append(dict(mask_kind="low", mask_bits=40, special_window=True, window=3, plant=True, plant_pos=k,
+                        data=inputs.sha_ctr(50)))
     for byte in (0x00, 0x41, 0xFF):
         out.append(dict(mask_kind="low", mask_bits=8, window_any=64, repeat=30, data=bytes([byte]) * 100))
     return out
