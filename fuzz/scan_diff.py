@@ -47,17 +47,24 @@ class ScanFamily(NamedTuple):
     seeds: Callable
 
 
-def table(inp: Input, from_key: Callable) -> tuple:
-    """A 256-entry u64 table: from one of KEYS or a fuzzer key, with up to 4
-    entries overwritten by fuzzer values (kernels must be exact for any table)."""
-    key = inp.bytes("key", 32) if inp.bool("custom_key") else inp.choice("key_index", KEYS)
-    t = from_key(key)
+def table(inp: Input, keyed: Callable) -> tuple:
+    """A 256-entry u64 table: the family's keyed table for one of KEYS (cached),
+    or, for a fuzzer key, the cheap fastcdc Gear derivation (kernels must be
+    exact for any table; buzhash64's balanced derivation costs ~16k CSPRNG
+    draws); then up to 4 entries overwritten by fuzzer values."""
+    t = _gear(inp.bytes("key", 32)) if inp.bool("custom_key") else keyed(inp.choice("key_index", KEYS))
     n = inp.int("overrides", 0, 4)
     if n:
         t = list(t)
         for _ in range(n):
             t[inp.int("override_index", 0, 255)] = inp.int("override_value", 0, U64)
     return tuple(t)
+
+
+@functools.lru_cache(maxsize=64)
+def _gear(key: bytes) -> tuple:
+    from chunkers.fastcdc import gear_table
+    return tuple(gear_table(key))
 
 
 def mask(inp: Input) -> int:
@@ -98,11 +105,6 @@ def data(inp: Input) -> memoryview:
 
 
 # fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
-
-@functools.lru_cache(maxsize=64)
-def _gear(key: bytes) -> tuple:
-    from chunkers.fastcdc import gear_table
-    return tuple(gear_table(key))
 
 
 def _fastcdc_state_at(gear, span, state, q) -> int:
@@ -158,15 +160,21 @@ def _fastcdc_seeds():
 
 # buzhash64 (spec 03): window w, data holds pr[0 .. n+w-1]; state = hash of the window at pr[0].
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=len(KEYS))
 def _bz_table(key: bytes) -> tuple:
     from chunkers.buzhash64 import table as bz_table
     return tuple(bz_table(key))
 
 
-@functools.lru_cache(maxsize=64)
-def _bz_rotated(mod, t: tuple, w: int) -> list:
-    return mod.buzhash64.rotated(list(t), w)
+class _ModelRotated:
+    """The model's Trot[x] = rotl64(T[x], w) (spec 03 §4), computed per lookup:
+    a short model scan reads a few entries, building all 256 costs more."""
+
+    def __init__(self, mod, t: tuple, w: int):
+        self.rotl64, self.t, self.w = mod.buzhash64.rotl64, t, w
+
+    def __getitem__(self, x: int) -> int:
+        return self.rotl64(self.t[x], self.w)
 
 
 def _buzhash64_state_at(t, w, span, state, q) -> int:
@@ -204,7 +212,7 @@ def _buzhash64_run(case, kernel):
 
 def _buzhash64_model(mod, case):
     t, w, span, state, m = case
-    return mod.buzhash64.scan(list(t), _bz_rotated(mod, t, w), bytes(span), w, state, m)
+    return mod.buzhash64.scan(t, _ModelRotated(mod, t, w), bytes(span), w, state, m)
 
 
 def _buzhash64_seeds():
