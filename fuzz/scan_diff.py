@@ -80,7 +80,7 @@ def plant_at(inp: Input):
     the last (or first) scan position. Drawn before the data (see :func:`plant`)."""
     if not inp.bool("plant"):
         return None
-    return inp.bool("plant_from_end"), inp.int("plant_pos", 0, 255)
+    return inp.bool("plant_from_end"), inp.int("plant_pos", 0, 31)   # two blocks and a tail from either end
 
 
 def plant(m: int, where, n: int, state_at: Callable) -> int:
@@ -145,8 +145,9 @@ def _fastcdc_seeds():
         out.append(dict(mask_kind="low", mask_bits=bits, data=inputs.sha_ctr(200)))
     for byte in (0x00, 0x41, 0xFF):
         out.append(dict(mask_kind="high", mask_bits=8, repeat=40, data=bytes([byte]) * 100))
-    # a cut planted at each lane of the first block and at each of the last 16 bytes (the vector tails)
-    for n in (23, 31):
+    # a cut planted at each lane of the first block and at each of the last 16 bytes, for every
+    # span length 16..31 (all block / tail splits of the 8- and 16-byte loops)
+    for n in range(16, 32):
         for k in range(16):
             out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_from_end=True, plant_pos=k,
                             data=inputs.sha_ctr(n)))
@@ -226,8 +227,9 @@ def _buzhash64_seeds():
         out.append(dict(mask_kind="low", mask_bits=bits, special_window=True, window=4095,
                         data=inputs.lcg(4200)))
     out.append(dict(mask_kind="low", mask_bits=8, state_kind="match", state=U64, data=inputs.sha_ctr(50)))
-    # a cut planted at each lane of the first block and at each of the last 16 steps (the vector tails)
-    for n in (23, 31):
+    # a cut planted at each lane of the first block and at each of the last 16 steps, for every
+    # span length 16..31 (all block / tail splits of the 8- and 16-step loops)
+    for n in range(16, 32):
         for k in range(16):
             out.append(dict(mask_kind="low", mask_bits=40, special_window=True, window=64, plant=True,
                             plant_from_end=True, plant_pos=k, data=inputs.sha_ctr(64 + n)))
