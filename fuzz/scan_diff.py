@@ -106,7 +106,6 @@ def data(inp: Input) -> memoryview:
 
 # fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
 
-
 def _fastcdc_state_at(gear, span, state, q) -> int:
     """fp after byte q by the scalar kernel with the full mask (stops early only at fp == 0:
     the plant is best effort, any mask is a valid case)."""
