@@ -9,6 +9,8 @@ from pathlib import Path
 
 from fuzz import targets
 
+SCAN_FAMILIES = ("fastcdc", "buzhash64")     # kernel families with scan targets (fuzz/scan_diff.py)
+
 
 def _inputs(name: str, corpus: bool, paths: list) -> list:
     from fuzz.campaign import CORPUS_ROOT, REGRESSION_ROOT
@@ -57,8 +59,8 @@ def cmd_run(a) -> int:
 
 def cmd_coverage(a) -> int:
     from fuzz import llvmcov
-    family = a.family or next(f for f in ("fastcdc", "buzhash64") if f in a.target)
-    print(llvmcov.text(llvmcov.report(a.target, family)))
+    families = [a.family] if a.family else [f for f in SCAN_FAMILIES if f in a.target] or list(SCAN_FAMILIES)
+    print(llvmcov.text(llvmcov.report(a.target, families)))
     return 0
 
 
@@ -84,7 +86,7 @@ def cmd_list(a) -> int:
     from fuzz.harness import kernel_inventory
     for name, t in targets.TARGETS.items():
         print(f"{name:<22} max_len={t.max_len} dict={t.dictionary}")
-    for fam in ("fastcdc", "buzhash64"):
+    for fam in SCAN_FAMILIES:
         runs, not_run = kernel_inventory(fam)
         print(f"{fam}: runs {', '.join(runs)}" + "".join(f"; NOT run: {k} ({r})" for k, r in not_run))
     return 0
@@ -110,7 +112,7 @@ def main(argv=None) -> int:
     rp.add_argument("--keep-going", action="store_true")
     c = sub.add_parser("coverage", help="kernel line/branch coverage of a target's corpus (llvm-cov)")
     c.add_argument("target", choices=list(targets.TARGETS))
-    c.add_argument("--family", choices=("fastcdc", "buzhash64"), help="kernel sources to report")
+    c.add_argument("--family", choices=SCAN_FAMILIES, help="kernel sources to report (default: from the target)")
     sd = sub.add_parser("seeds", help="write a target's seed inputs to a directory or a .zip")
     sd.add_argument("target", choices=list(targets.TARGETS))
     sd.add_argument("dest", type=Path)

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -82,9 +83,17 @@ def _findings(artifacts: Path) -> set:
 
 
 def _libfuzzer(name: str, args: list, env: dict, cwd: Path, log: Path, timeout: float) -> int:
+    """Run the target under libFuzzer; on ``timeout`` (seconds) kill it with the
+    jobs / minimization children it spawned and return -9."""
     with open(log, "wb") as out:
-        return subprocess.run([sys.executable, str(targets.path(name)), *args], env=env, cwd=cwd,
-                              stdout=out, stderr=subprocess.STDOUT, timeout=timeout).returncode
+        proc = subprocess.Popen([sys.executable, str(targets.path(name)), *args], env=env, cwd=cwd,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            return proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return -9
 
 
 def minimize(name: str, artifact: Path, env: dict, seconds: int = 60) -> Path:
@@ -93,7 +102,7 @@ def minimize(name: str, artifact: Path, env: dict, seconds: int = 60) -> Path:
     out = artifact.with_name("minimized-" + artifact.name)
     if artifact.name.startswith("crash-"):
         _libfuzzer(name, ["-minimize_crash=1", f"-max_total_time={seconds}", f"-exact_artifact_path={out}",
-                          str(artifact)], env, artifact.parent, artifact.parent / "minimize.log", seconds * 3)
+                          str(artifact)], env, artifact.parent, artifact.parent / "minimize.log", seconds * 4 + 120)
     data = (out if out.exists() else artifact).read_bytes()
     dest = REGRESSION_ROOT / name / f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}"
     dest.parent.mkdir(parents=True, exist_ok=True)

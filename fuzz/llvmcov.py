@@ -21,11 +21,19 @@ from fuzz.campaign import ARTIFACT_ROOT
 CSRC = fbuild.ROOT / "chunkers" / "csrc"
 
 
-def kernel_sources(family: str) -> list[Path]:
-    """The C sources of a family's kernels and registry, its header (with the
-    inline reference loop) and the shared driver."""
-    d = CSRC / family
-    return sorted(d.glob("*.c")) + sorted(d.glob("*.h")) + [CSRC / "driver.c"]
+TIERS = ("scalar", "blockwise", "avx2", "avx512", "neon")
+
+
+def sources(families) -> list[Path]:
+    """The C sources and headers of the families (kernel tiers, registry,
+    hooks, table) and the shared driver."""
+    out = [f for fam in families for f in sorted((CSRC / fam).glob("*.[ch]"))]
+    return out + [CSRC / "driver.c"]
+
+
+def _is_kernel(path: str) -> bool:
+    p = Path(path)
+    return p.stem in TIERS or p.suffix == ".h"     # the tiers and the header's inline reference loop
 
 
 def _tool(name: str) -> str:
@@ -46,7 +54,8 @@ def collect(target: str, variant_dir: Path | None = None) -> Path:
     shutil.rmtree(prof, ignore_errors=True)
     prof.mkdir(parents=True)
     env = dict(fbuild.run_env(variant_dir, preload=False), LLVM_PROFILE_FILE=str(prof / "%p-%m.profraw"))
-    subprocess.run([sys.executable, "-m", "fuzz", "replay", target, "--corpus", "--keep-going"],
+    # -P: the repo root (cwd) must not shadow the coverage build's chunkers on sys.path
+    subprocess.run([sys.executable, "-P", "-m", "fuzz", "replay", target, "--corpus", "--keep-going"],
                    cwd=fbuild.ROOT, env=env, check=False)
     merged = prof / "merged.profdata"
     subprocess.run([_tool("llvm-profdata"), "merge", "-sparse", *map(str, prof.glob("*.profraw")),
@@ -54,21 +63,28 @@ def collect(target: str, variant_dir: Path | None = None) -> Path:
     return merged
 
 
-def report(target: str, family: str, variant_dir: Path | None = None) -> dict:
-    """``{file: {"lines": [covered, count], "branches": [covered, count]}}`` for the family's
-    kernel sources after replaying ``target``'s inputs, plus a ``"TOTAL"`` entry."""
+def report(target: str, families, variant_dir: Path | None = None) -> dict:
+    """``{file: {"lines": [covered, count], "branches": [covered, count]}}`` for
+    the families' sources after replaying ``target``'s inputs, plus the totals
+    ``"kernels"`` (tier files and the header) and ``"all"``."""
     variant_dir = Path(variant_dir or fbuild.build_dir("coverage"))
     merged = collect(target, variant_dir)
     objects = sorted((variant_dir / "chunkers").glob("*.so"))
     args = [_tool("llvm-cov"), "export", "-summary-only", f"-instr-profile={merged}", str(objects[0])]
-    args += [f"-object={o}" for o in objects[1:]] + [str(s) for s in kernel_sources(family)]
+    args += [f"-object={o}" for o in objects[1:]] + [str(s) for s in sources(families)]
     data = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
     out = {}
     for f in data["data"][0]["files"]:
         s = f["summary"]
         out[str(Path(f["filename"]).relative_to(fbuild.ROOT))] = {
             k: [s[k]["covered"], s[k]["count"]] for k in ("lines", "branches")}
-    out["TOTAL"] = {k: [sum(v[k][i] for v in out.values()) for i in (0, 1)] for k in ("lines", "branches")}
+
+    def total(names):
+        return {k: [sum(out[n][k][i] for n in names) for i in (0, 1)] for k in ("lines", "branches")}
+
+    files = list(out)
+    out["kernels"] = total([n for n in files if _is_kernel(n)])
+    out["all"] = total(files)
     return out
 
 
