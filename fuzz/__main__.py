@@ -13,13 +13,14 @@ SCAN_FAMILIES = ("fastcdc", "buzhash64")     # kernel families with scan targets
 
 
 def _inputs(name: str, corpus: bool, paths: list) -> list:
-    from fuzz.campaign import CORPUS_ROOT, REGRESSION_ROOT
+    from fuzz.campaign import CORPUS_ROOT, REGRESSION_ROOT, regression_input
     mod = targets.load(name)
     items = [(f"seed {i}", s) for i, s in enumerate(mod.seeds())]
-    dirs = [REGRESSION_ROOT / name] + ([CORPUS_ROOT / name] if corpus else [])
-    files = [f for d in dirs if d.is_dir() for f in sorted(d.iterdir()) if f.is_file()]
-    files += [Path(p) for p in paths]
-    return mod, items + [(str(f), f.read_bytes()) for f in files]
+    regressions = REGRESSION_ROOT / name
+    if regressions.is_dir():
+        items += [(str(f), regression_input(name, f)) for f in sorted(regressions.iterdir())]
+    files = sorted((CORPUS_ROOT / name).iterdir()) if corpus and (CORPUS_ROOT / name).is_dir() else []
+    return mod, items + [(str(f), f.read_bytes()) for f in files + [Path(p) for p in paths]]
 
 
 def cmd_replay(a) -> int:

@@ -10,6 +10,7 @@ fuzz/regressions/TARGET/, which pytest replays on every run (commit it).
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import os
@@ -24,6 +25,7 @@ from typing import NamedTuple
 
 from fuzz import build as fbuild
 from fuzz import targets
+from fuzz.input import Input, from_json, to_json
 
 FUZZ_DIR = targets.FUZZ_DIR
 CORPUS_ROOT = FUZZ_DIR / "corpus"
@@ -97,17 +99,38 @@ def _libfuzzer(name: str, args: list, env: dict, cwd: Path, log: Path, timeout: 
 
 
 def minimize(name: str, artifact: Path, env: dict, seconds: int = 60) -> Path:
-    """Minimize a crashing input with libFuzzer, add it to fuzz/regressions/NAME/ and return that path.
-    Falls back to the unminimized input when minimization fails."""
+    """Minimize a crashing input with libFuzzer, add it to fuzz/regressions/NAME/
+    and return that path. Falls back to the unminimized input when
+    minimization fails. The regression is JSON: the decoded fields (replayed
+    through the target's decoder, so it survives layout changes) and the raw
+    input in base64 (for libFuzzer, as long as the layout is unchanged)."""
     out = artifact.with_name("minimized-" + artifact.name)
     if artifact.name.startswith("crash-"):
         _libfuzzer(name, ["-minimize_crash=1", f"-max_total_time={seconds}", f"-exact_artifact_path={out}",
                           str(artifact)], env, artifact.parent, artifact.parent / "minimize.log", seconds * 4 + 120)
     data = (out if out.exists() else artifact).read_bytes()
-    dest = REGRESSION_ROOT / name / f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}"
+    inp = Input(data, record=True)
+    targets.load(name).decode(inp)
+    dest = REGRESSION_ROOT / name / f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_bytes(data)
+    dest.write_text(dump_regression(to_json(inp.fields), data))
     return dest
+
+
+def dump_regression(fields: list, data: bytes, note: str = "") -> str:
+    """A regression file's JSON text: one decoded field per line, the raw input, an optional note."""
+    lines = ",\n".join(f"  {json.dumps(pair)}" for pair in fields)
+    head = f'{{"note": {json.dumps(note)},\n' if note else "{"
+    return f'{head}"input": "{base64.b64encode(data).decode()}",\n"fields": [\n{lines}\n]}}\n'
+
+
+
+def regression_input(name: str, path: Path) -> bytes:
+    """The bytes to replay for a regression file: its fields re-encoded for
+    the current decoder (.json), or the file itself (a raw libFuzzer input)."""
+    if path.suffix != ".json":
+        return path.read_bytes()
+    return from_json(targets.load(name).decode, json.loads(path.read_text())["fields"])
 
 
 def _stats(text: str) -> tuple:

@@ -3,7 +3,8 @@ and the two ways to run a target (libFuzzer via atheris, or replay).
 
 A target module defines ``TestOneInput(data: bytes)`` (raises :class:`Finding`
 when a checked property breaks; any other exception or a signal is a finding
-too) and ``seeds()`` (a list of input byte strings). It runs as a libFuzzer
+too), ``decode(inp)`` (its case from a fuzz.input.Input; TestOneInput decodes
+with it) and ``seeds()`` (a list of input byte strings). It runs as a libFuzzer
 target with ``python TARGET.py [libFuzzer flags] [CORPUS ...]`` and replays
 files by calling ``TestOneInput`` (pytest does that, see fuzz/tests).
 """
@@ -48,22 +49,36 @@ def report_not_run(target: str, family: str) -> list[str]:
     return lines
 
 
+def _memo_table(fn):
+    """``fn(key)`` memoized for bytes keys; every call gets its own copy of the list."""
+    cache = {}
+
+    @functools.wraps(fn)
+    def table(key):
+        if type(key) is not bytes:
+            return fn(key)
+        if key not in cache:
+            cache[key] = fn(key)
+        return list(cache[key])
+    return table
+
+
 @functools.cache
 def model():
     """The independent reference model ``conformance.model``, or None (with a
     message on stderr) when this checkout does not have it.
 
     Its table derivations are pure Python (buzhash64's takes ~16k CSPRNG
-    draws), so they are memoized per key here; harnesses only hand the model
-    a few fixed keys.
+    draws), so they are memoized per key (same values, a fresh list per call);
+    harnesses only hand the model a few fixed keys.
     """
     try:
         import conformance.model as m
     except ImportError as exc:
         print(f"fuzz: conformance.model is missing ({exc}); model comparisons are skipped", file=sys.stderr)
         return None
-    m.fastcdc.gear_table = functools.lru_cache(maxsize=8)(m.fastcdc.gear_table)
-    m.buzhash64.table = functools.lru_cache(maxsize=8)(m.buzhash64.table)
+    m.fastcdc.gear_table = _memo_table(m.fastcdc.gear_table)
+    m.buzhash64.table = _memo_table(m.buzhash64.table)
     return m
 
 

@@ -249,7 +249,7 @@ FAMILIES = {
 
 
 def target(family: str):
-    """``(TestOneInput, seeds)`` of the target ``scan_diff_<family>``."""
+    """``(TestOneInput, decode, seeds)`` of the target ``scan_diff_<family>``."""
     fam = FAMILIES[family]
     name = f"scan_diff_{family}"
     report_not_run(name, family)
@@ -270,4 +270,4 @@ def target(family: str):
     def seeds() -> list[bytes]:
         return [script(fam.decode, **values) for values in fam.seeds()]
 
-    return test_one_input, seeds
+    return test_one_input, fam.decode, seeds

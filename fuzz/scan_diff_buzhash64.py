@@ -11,7 +11,7 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # 
 
 from fuzz.scan_diff import target  # noqa: E402
 
-TestOneInput, seeds = target("buzhash64")
+TestOneInput, decode, seeds = target("buzhash64")
 
 if __name__ == "__main__":
     from fuzz.harness import main

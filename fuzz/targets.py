@@ -1,7 +1,7 @@
 """The fuzz targets: one file each in fuzz/, and their campaign settings.
 
-A new target is a module ``fuzz/<name>.py`` with ``TestOneInput`` and
-``seeds()`` (see fuzz/harness.py) plus one entry here. The AES families
+A new target is a module ``fuzz/<name>.py`` with ``TestOneInput``, ``decode``
+and ``seeds()`` (see fuzz/harness.py) plus one entry here. The AES families
 (issue 3) add ``scan_diff_<aes family>`` targets once ``chunkers.aes`` lands:
 a ScanFamily entry in fuzz/scan_diff.py and a three-line module like
 fuzz/scan_diff_fastcdc.py.

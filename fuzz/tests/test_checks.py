@@ -16,7 +16,7 @@ def test_scan_diff_reports_a_differing_kernel(monkeypatch, family):
         return (pos, state ^ (kernel == wrong))  # the exit state off by one bit
 
     monkeypatch.setitem(scan_diff.FAMILIES, family, fam._replace(run=run))
-    test_one_input, seeds = scan_diff.target(family)
+    test_one_input, _, seeds = scan_diff.target(family)
     with pytest.raises(Finding, match="scalar" if wrong == "scalar" else repr(wrong)):
         test_one_input(seeds()[0])
 
@@ -25,7 +25,7 @@ def test_scan_diff_compares_scalar_with_the_model(monkeypatch):
     fam = scan_diff.FAMILIES["fastcdc"]
     monkeypatch.setitem(scan_diff.FAMILIES, "fastcdc",
                         fam._replace(model=lambda m, case: (-2, 0)))
-    test_one_input, seeds = scan_diff.target("fastcdc")
+    test_one_input, _, seeds = scan_diff.target("fastcdc")
     with pytest.raises(Finding, match="model"):
         test_one_input(seeds()[0])
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from fuzz.input import Input, Script, script
+from fuzz.input import Input, Script, from_json, script, to_json
 
 
 def decode(inp):
@@ -26,3 +26,15 @@ def test_script_rejects_out_of_range_values():
         script(decode, a=6)
     with pytest.raises(ValueError):
         Script(k=b"toolong").bytes("k", 4)
+
+
+def test_recorded_fields_replay_after_a_layout_change():
+    raw = bytes(range(7, 60))
+    inp = Input(raw, record=True)
+    want = decode(inp)
+    assert decode(Input(from_json(decode, to_json(inp.fields)))) == want
+
+    def decode_v2(inp):          # a field added in front: the old fields keep their values
+        inp.int("new", 0, 1000)
+        return decode(inp)
+    assert decode_v2(Input(from_json(decode_v2, to_json(inp.fields)))) == want

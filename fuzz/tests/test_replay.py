@@ -1,5 +1,6 @@
 """Regression replay: every target's seeds and every file in fuzz/regressions/TARGET/
-go through the target under plain pytest (no atheris, normal build).
+(JSON fields re-encoded for the current decoder, or raw inputs) go through the
+target under plain pytest (no atheris, normal build).
 
 Set FUZZ_REPLAY_CORPUS=1 to replay the local campaign corpora (fuzz/corpus/) too.
 """
@@ -37,4 +38,5 @@ def test_seeds(name):
 
 @pytest.mark.parametrize("name,path", list(_cases()))
 def test_regression(name, path):
-    targets.load(name).TestOneInput(path.read_bytes())
+    data = path.read_bytes() if path.parent.parent == campaign.CORPUS_ROOT else campaign.regression_input(name, path)
+    targets.load(name).TestOneInput(data)
