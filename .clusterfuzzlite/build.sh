@@ -35,7 +35,7 @@ fi
 for target in $(python3 -c 'from fuzz.targets import TARGETS; print(" ".join(TARGETS))'); do
   compile_python_fuzzer "fuzz/$target.py" --paths "$BUILD" --paths "$ROOT" \
     --collect-submodules chunkers --collect-submodules fuzz --collect-submodules conformance
-  python3 -m fuzz seeds "$target" "$OUT/${target}_seed_corpus.zip"
+  python3 -m fuzz seeds "$target" "$OUT/${target}_seed_corpus.zip" --build-dir "$BUILD"
   python3 - "$target" "$OUT/$target.options" <<'PY'
 import sys
 from fuzz.targets import TARGETS

@@ -68,7 +68,12 @@ def cmd_coverage(a) -> int:
 def cmd_seeds(a) -> int:
     """Write a target's seeds as files (a directory) or as an OSS-Fuzz *_seed_corpus.zip."""
     import hashlib
+    import subprocess
     import zipfile
+    if a.build_dir:     # decode with that build's chunkers (and its runtime preloaded)
+        from fuzz.build import run_env
+        return subprocess.run([sys.executable, "-P", "-m", "fuzz", "seeds", a.target, str(a.dest.resolve())],
+                              env=run_env(a.build_dir.resolve())).returncode
     seeds = targets.load(a.target).seeds()
     named = [(hashlib.sha1(s).hexdigest(), s) for s in seeds]
     if a.dest.suffix == ".zip":
@@ -117,6 +122,7 @@ def main(argv=None) -> int:
     sd = sub.add_parser("seeds", help="write a target's seed inputs to a directory or a .zip")
     sd.add_argument("target", choices=list(targets.TARGETS))
     sd.add_argument("dest", type=Path)
+    sd.add_argument("--build-dir", type=Path, help="import chunkers from this build (no in-place build needed)")
     sub.add_parser("list", help="targets and the kernels that run here")
     a = p.parse_args(argv)
     return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,

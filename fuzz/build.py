@@ -61,9 +61,14 @@ def build(variant: str = "asan", out: Path | None = None, jobs: int = 2) -> Path
     for f in glob.glob(str(ROOT / "chunkers" / "*.py")):
         shutil.copy(f, out / "chunkers")
     (out / "BUILD_INFO.json").write_text(json.dumps(
-        {"variant": variant, "cc": cc, "cflags": cflags, "ldflags": ldflags,
-         "env_cflags": os.environ.get("CFLAGS", "")}, indent=1))
+        {"variant": variant, "sanitizer": os.environ.get("SANITIZER", ""), "cc": cc, "cflags": cflags,
+         "ldflags": ldflags, "env_cflags": os.environ.get("CFLAGS", "")}, indent=1))
     return out
+
+
+# The atheris runtime a build's modules need preloaded (their sanitizer and
+# coverage hooks are resolved from it), by OSS-Fuzz $SANITIZER or variant.
+_RUNTIMES = {"address": "asan_with_fuzzer.so", "undefined": "ubsan_with_fuzzer.so", "asan": "asan_with_fuzzer.so"}
 
 
 def atheris_runtime(name: str = "asan_with_fuzzer.so") -> Path:
@@ -77,14 +82,18 @@ def atheris_runtime(name: str = "asan_with_fuzzer.so") -> Path:
     return path
 
 
-def run_env(variant_dir: Path, preload: bool = True) -> dict:
-    """Environment for a process that imports ``chunkers`` from ``variant_dir``
-    (and ``fuzz`` / ``conformance`` from the repo); with ``preload``, atheris's
-    ASan+UBSan+libFuzzer runtime is preloaded as its docs prescribe."""
+def run_env(variant_dir: Path) -> dict:
+    """Environment for a process that imports ``chunkers`` from the build in
+    ``variant_dir`` (and ``fuzz`` / ``conformance`` from the repo), with the
+    atheris sanitizer + libFuzzer runtime the build needs preloaded, as
+    atheris's docs prescribe. Run Python with -P or a script path, so the
+    current directory does not shadow the build."""
+    info = json.loads((Path(variant_dir) / "BUILD_INFO.json").read_text())
+    runtime = _RUNTIMES.get(info.get("sanitizer") or info["variant"])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(variant_dir), str(ROOT)]))
-    if preload:
+    if runtime:
         env.update(
-            LD_PRELOAD=str(atheris_runtime()),
+            LD_PRELOAD=str(atheris_runtime(runtime)),
             # Python's allocator would hide overflows of its objects from ASan.
             PYTHONMALLOC="malloc",
             ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:"

@@ -53,7 +53,7 @@ def collect(target: str, variant_dir: Path | None = None) -> Path:
     prof = ARTIFACT_ROOT / target / "profile"
     shutil.rmtree(prof, ignore_errors=True)
     prof.mkdir(parents=True)
-    env = dict(fbuild.run_env(variant_dir, preload=False), LLVM_PROFILE_FILE=str(prof / "%p-%m.profraw"))
+    env = dict(fbuild.run_env(variant_dir), LLVM_PROFILE_FILE=str(prof / "%p-%m.profraw"))
     # -P: the repo root (cwd) must not shadow the coverage build's chunkers on sys.path
     subprocess.run([sys.executable, "-P", "-m", "fuzz", "replay", target, "--corpus", "--keep-going"],
                    cwd=fbuild.ROOT, env=env, check=False)
