@@ -8,6 +8,11 @@ this machine can run and requires the same (position, exit state) from all
 of them. The span ends right before a no-access page (fuzz/guard.py), so a
 read past its end faults. Kernels this machine cannot run are reported on
 stderr when the target loads.
+
+Adding a family (e.g. the AES chunkers' ``chunkers.aes.scan``): one FAMILIES
+entry whose decode reuses :func:`table` / :func:`mask` / :func:`plant_at` /
+:func:`data` as far as they fit, and a three-line fuzz/scan_diff_<family>.py
+like scan_diff_fastcdc.py; the kernels come from ``chunkers.kernels()``.
 """
 
 from __future__ import annotations
