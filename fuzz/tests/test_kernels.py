@@ -21,3 +21,22 @@ def test_kernel_is_fuzzed_here(row):
 def test_portable_kernels_always_run(family):
     runs, _ = kernel_inventory(family)
     assert runs[0] == "scalar" and "blockwise" in runs
+
+
+def test_a_kernel_the_cpu_lacks_is_reported(monkeypatch, capsys):
+    import importlib
+    from fuzz.harness import report_not_run
+    ck = importlib.import_module("chunkers.kernels")    # the package's `kernels` attribute is the function
+    features = ck._cpu_features()
+    monkeypatch.setattr(ck, "_cpu_features", lambda: features - {"avx512f", "avx2"})
+    kernel_inventory.cache_clear()
+    try:
+        runs, not_run = kernel_inventory("fastcdc")
+        lines = report_not_run("scan_diff_fastcdc", "fastcdc")
+    finally:
+        kernel_inventory.cache_clear()
+    assert runs == ("scalar", "blockwise")
+    names = [k for k, _ in not_run]
+    assert ("avx512" in names) == any(r.kernel == "avx512" for r in kernels())   # x86-64 builds list it
+    assert all("NOT exercised" in line and "lacks" in line for line in lines) and len(lines) == len(names)
+    assert capsys.readouterr().err.count("NOT exercised") == len(names)
