@@ -35,6 +35,7 @@ extensions = [
     extension("driver", "driver.c", "cpu.c"),
     extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
     extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
+    extension("buzhash", "buzhash/*.c"),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, compiler_directives={"embedsignature": True}))
