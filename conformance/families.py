@@ -20,6 +20,11 @@ from conformance.catalogue import ALIGNMENTS, MASK_WIDTHS, SPAN_LENGTHS
 KEYS = {"Z": bytes(32), "KS": bytes(range(32))}
 """Named chunker keys (spec 05 §1); a seeded random key is added as ``R<seed>``."""
 
+SEEDS = {"Z": 0, "KS": 1849058162}
+"""The legacy buzhash seed used where a key is named (spec 05 §1 seeds); ``R<seed>`` is random."""
+
+M32 = 0xFFFFFFFF
+
 MODEL_MAX_SPAN = 600
 """Cases up to this many bytes are also run on the pure-Python model."""
 
@@ -53,6 +58,13 @@ def key_bytes(name: str) -> bytes:
     return random.Random(int(name[1:])).randbytes(32)
 
 
+def seed_of(name: str) -> int:
+    """The legacy buzhash seed (a C int) for the key called ``name`` (see key_bytes)."""
+    if name in SEEDS:
+        return SEEDS[name]
+    return random.Random(int(name[1:])).getrandbits(32) - (1 << 31)
+
+
 def aligned(data: bytes, align: int) -> memoryview:
     """A view of ``data`` starting ``align`` bytes past a 64-byte boundary."""
     buf = bytearray(64 + align + len(data))
@@ -73,13 +85,13 @@ def mask_of(width: int, high: bool) -> int:
 
 @dataclass
 class Family:
-    """A chunker family as the conformance suite sees it."""
+    """A chunker family as the conformance suite sees it (no scan callables: chunk level only)."""
 
     name: str
     reference: str                                   # kernel every other kernel is compared with
-    cases: Callable[[int], list]                     # seed -> list[ScanCase]
-    run: Callable[[ScanCase, str], tuple]            # (case, kernel) -> result
-    model: Callable[[ScanCase], tuple]               # case -> result, from the pure-Python model
+    cases: Callable[[int], list] | None              # seed -> list[ScanCase]
+    run: Callable[[ScanCase, str], tuple] | None     # (case, kernel) -> result
+    model: Callable[[ScanCase], tuple] | None        # case -> result, from the pure-Python model
     chunk_params: list = field(default_factory=list)  # params strings/tuples for chunk-level checks
     chunkers: tuple = ()                             # chunker names whose params belong to this family
 
@@ -219,6 +231,41 @@ def _buzhash64_cases(seed: int) -> list:
     return out
 
 
+# ---------------------------------------------------------------- buzhash (legacy, 32-bit)
+
+BUZHASH_WINDOWS = (1, 2, 31, 32, 33, 63, 64, 65, 4095)
+"""Windows around the 32-bit rotation wrap (w mod 32 = 31, 0, 1)."""
+
+
+def _buzhash_run(case: ScanCase, kernel: str) -> tuple:
+    from chunkers.buzhash import scan
+    return scan(seed_of(case.key), case.window, aligned(case.data, case.align), case.state, case.mask)
+
+
+def _buzhash_model(case: ScanCase) -> tuple:
+    from conformance.model import buzhash
+    table = buzhash.table(seed_of(case.key))
+    return buzhash.scan(table, buzhash.rotated(table, case.window), case.data, case.window, case.state, case.mask)
+
+
+def _buzhash_cases(seed: int) -> list:
+    """The buzhash64 catalogue on u32: states truncated, 64-bit high masks moved to the top of 32 bits."""
+    rng = random.Random(seed + 3)
+
+    def make(group, key, data, align, state, mask):
+        w = rng.choice(BUZHASH_WINDOWS[:8])
+        prefix = (data * (w // len(data) + 1))[:w] if data else rng.randbytes(w)
+        return ScanCase("buzhash", group, key, prefix + data, align, state & M32, (mask & M32) or mask >> 32, w)
+
+    out = _common_cases("buzhash", seed, make) + _lane_cases("buzhash", seed, make)
+    for w in BUZHASH_WINDOWS:
+        for n in (0, 1, 7, 8, 9, 100, 1000):
+            for state in (0, rng.getrandbits(32)):
+                out.append(ScanCase("buzhash", "windows", rng.choice(["Z", "KS"]), rng.randbytes(w + n),
+                                    rng.randrange(64), state, mask_of(rng.choice((4, 6, 8, 10)), False), w))
+    return out
+
+
 FAMILIES: dict[str, Family] = {
     "fastcdc": Family("fastcdc", "scalar", _fastcdc_cases, _fastcdc_run, _fastcdc_model,
                       ["fastcdc,6,12,8,0", "fastcdc,6,12,8,1", "fastcdc,6,12,8,2", "fastcdc,6,12,8,3",
@@ -227,4 +274,22 @@ FAMILIES: dict[str, Family] = {
                         ["buzhash64,6,12,8,64,0", "buzhash64,6,12,8,63,1", "buzhash64,6,12,8,63,2",
                          "buzhash64,6,12,8,65,3", "buzhash64,10,16,12,4095,2", "buzhash64,19,23,21,4095,2"],
                         ("buzhash64",)),
+    "buzhash": Family("buzhash", "single", _buzhash_cases, _buzhash_run, _buzhash_model,
+                      ["buzhash,6,12,8,65", "buzhash,6,12,8,63", ("buzhash", 6, 12, 4, 1), "buzhash,10,16,12,4095",
+                       "buzhash,19,23,21,4095"], ("buzhash",)),
+    "fixed": Family("fixed", "single", None, None, None,
+                    ["fixed,64", "fixed,4096,123", "fixed,1000,-5", "fixed,65536,100000"], ("fixed",)),
 }
+
+
+def scan_families() -> list[str]:
+    """The families with scan-level checks (a scan entry point and a model scan)."""
+    return [name for name, fam in FAMILIES.items() if fam.cases]
+
+
+def family_of(chunker: str) -> str:
+    """The family whose kernels run the chunker called ``chunker`` (e.g. ``rabin-aes``); ValueError if none."""
+    for name, fam in FAMILIES.items():
+        if chunker in fam.chunkers:
+            return name
+    raise ValueError(f"no conformance family runs the chunker {chunker!r}")

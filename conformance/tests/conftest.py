@@ -4,25 +4,43 @@ Tests that take ``family_kernel`` run once per (family, kernel) known on this
 architecture (unless they parametrize it themselves, with params.kernel_params); a kernel that cannot run here is reported as skipped with the
 reason from chunkers.kernels() (so ``pytest -rs`` shows what was not
 covered). Tests that take ``scan_family`` run once per scan family.
+
+``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
+``module:attribute``, see conformance.impls) runs the vectors and the
+chunk-level checks against that implementation's kernels; tests marked
+``ours_only`` (scan level: they call our scan kernels directly) are skipped.
 """
 
 import pytest
 
-from conformance.families import FAMILIES
+from conformance import engine, impls
+from conformance.families import scan_families
 from conformance.tests.params import kernel_params
 
 
 def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", help="also run the slow tier (marker 'slow')")
+    parser.addoption("--impl", default="ours",
+                     help="implementation under test: ours (default), borg, model or module:attribute")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "ours_only: checks of this project's internals (skipped with --impl)")
+    try:
+        engine.set_implementation(impls.get(config.getoption("--impl")))
+    except (ValueError, ImportError, AttributeError) as e:
+        raise pytest.UsageError(f"--impl: {e}") from None
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--slow"):
-        return
-    skip = pytest.mark.skip(reason="slow tier: run with --slow")
+    impl = engine.implementation()
+    skip_slow = pytest.mark.skip(reason="slow tier: run with --slow")
+    skip_ours = pytest.mark.skip(reason=f"--impl {impl.name}: this checks our own internals")
     for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+        if "slow" in item.keywords and not config.getoption("--slow"):
+            item.add_marker(skip_slow)
+        if "ours_only" in item.keywords and impl.name != "ours":
+            item.add_marker(skip_ours)
 
 
 def _explicit(metafunc, name):
@@ -31,6 +49,6 @@ def _explicit(metafunc, name):
 
 def pytest_generate_tests(metafunc):
     if "family_kernel" in metafunc.fixturenames and not _explicit(metafunc, "family_kernel"):
-        metafunc.parametrize("family_kernel", kernel_params())
+        metafunc.parametrize("family_kernel", kernel_params(impl=engine.implementation()))
     if "scan_family" in metafunc.fixturenames:
-        metafunc.parametrize("scan_family", list(FAMILIES))
+        metafunc.parametrize("scan_family", scan_families())

@@ -5,14 +5,16 @@ catalogue, and the reference agrees with the pure-Python model."""
 import pytest
 
 from conformance.engine import model_mismatches, scan_mismatches
-from conformance.families import FAMILIES
+from conformance.families import FAMILIES, scan_families
+from conformance.tests.params import kernel_params
 
+pytestmark = pytest.mark.ours_only
 SEED = 20261201
 
 
 @pytest.fixture(scope="module")
 def cases():
-    return {name: fam.cases(SEED) for name, fam in FAMILIES.items()}
+    return {name: FAMILIES[name].cases(SEED) for name in scan_families()}
 
 
 def _report(mismatches):
@@ -28,6 +30,7 @@ def test_catalogue_covers_every_group(cases):
         assert {f"lane-{i}" for i in range(8)} <= groups, family
 
 
+@pytest.mark.parametrize("family_kernel", kernel_params(scan_families()))
 def test_scan_identity(family_kernel, cases):
     family, kernel = family_kernel
     mismatches = scan_mismatches(family, kernel, cases[family])
