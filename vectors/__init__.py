@@ -56,14 +56,18 @@ def schema() -> dict:
 
 
 def validate(doc: dict) -> None:
-    """Raise ValueError (jsonschema.ValidationError is one) unless ``doc`` is a valid vector document.
+    """Raise ValueError (naming the place) unless ``doc`` is a valid vector document.
 
     Beyond the schema: tcIds run 1..numberOfTests, every flag is described
     in ``notes``, hex inputs have their stated length, the result's lists
     have chunkCount entries and the sizes sum to the input length.
     """
     import jsonschema
-    jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.FormatChecker()).validate(doc)
+    try:
+        jsonschema.Draft202012Validator(schema(), format_checker=jsonschema.FormatChecker()).validate(doc)
+    except jsonschema.ValidationError as e:
+        where = "/".join(map(str, e.absolute_path)) or "(top)"
+        raise ValueError(f"schema: {where}: {e.message[:300]}") from None
     ids = [t["tcId"] for g in doc["testGroups"] for t in g["tests"]]
     if ids != list(range(1, len(ids) + 1)) or len(ids) != doc["numberOfTests"]:
         raise ValueError(f"tcIds must run 1..numberOfTests ({doc['numberOfTests']})")
