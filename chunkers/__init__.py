@@ -9,7 +9,7 @@ from chunkers.fastcdc import FastCDC
 from chunkers.buzhash64 import BuzHash64
 from chunkers.buzhash import BuzHash
 from chunkers.fixed import Fixed
-from chunkers.kernels import KernelStatus, kernels
+from chunkers.registry import KernelStatus, kernels
 from chunkers.params import ParamsError, parse_params
 from chunkers.api import chunk_sizes, make_chunker
 

@@ -6,7 +6,7 @@ from chunkers.buzhash import BuzHash
 from chunkers.buzhash64 import BuzHash64
 from chunkers.fastcdc import FastCDC
 from chunkers.fixed import Fixed
-from chunkers.kernels import resolve
+from chunkers.registry import resolve
 from chunkers.params import ParamsError, parse_params
 
 ZERO_KEY = bytes(32)

@@ -11,7 +11,7 @@ from libc.stdint cimport uint8_t, uint32_t
 from chunkers._native cimport ck_scanner
 from chunkers.driver cimport Chunker
 
-from chunkers.kernels import SINGLE, register_single
+from chunkers.registry import SINGLE, register_single
 from chunkers.params import Masks, check_common, check_seed, check_window, mask
 
 cdef extern from "csrc/buzhash/buzhash.h":

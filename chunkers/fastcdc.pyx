@@ -9,7 +9,7 @@ from libc.stdint cimport uint8_t, uint64_t, int64_t
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, kernel_table, kernel_index
 
-from chunkers.kernels import Family, register, resolve
+from chunkers.registry import Family, register, resolve
 from chunkers.params import check_common, check_key, nc_masks
 
 cdef extern from "csrc/fastcdc/fastcdc.h":
@@ -26,10 +26,11 @@ cdef extern from "csrc/fastcdc/fastcdc.h":
 KERNELS = kernel_table(fastcdc_kernels, fastcdc_kernel_count)
 """(name, built, required CPU features) for every fastcdc kernel known on this target."""
 
-# Default kernel: the first of these that runs here (measured with `python -m chunkers bench`; see README).
-DEFAULT_ORDER = ("avx512", "avx2", "neon", "blockwise", "scalar")
+# Default kernel per architecture, from `python -m chunkers bench` (README "Benchmarks"): on x86-64
+# the sequential loop beats the block kernels; aarch64 follows borg's measurements (no hardware here).
+DEFAULTS = {"x86_64": ("scalar",), "aarch64": ("neon",), "*": ("blockwise",)}
 
-register(Family("fastcdc", "CHUNKERS_FASTCDC_KERNEL", KERNELS, DEFAULT_ORDER))
+register(Family("fastcdc", "CHUNKERS_FASTCDC_KERNEL", KERNELS, DEFAULTS))
 
 cdef const uint8_t _EMPTY[1]
 

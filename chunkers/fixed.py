@@ -9,7 +9,7 @@ handling (sources, sparse files, all-zero chunks) is the common driver's.
 from __future__ import annotations
 
 from chunkers.driver import Chunk, all_zero, open_source
-from chunkers.kernels import SINGLE, register_single
+from chunkers.registry import SINGLE, register_single
 from chunkers.params import check_fixed
 
 register_single("fixed")

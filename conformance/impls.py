@@ -21,7 +21,7 @@ import importlib
 import io
 import os
 
-from chunkers.kernels import SINGLE
+from chunkers.registry import SINGLE
 
 SINGLE_FAMILIES = ("buzhash", "fixed")
 """Families with a single implementation (no kernel selection, spec 01 §11.4)."""

@@ -1,11 +1,10 @@
-"""Our legacy buzhash and fixed chunkers against the spec's numbers (04, 05),
-their parameters and errors, sparse reading for every chunker (01 §8, 04
-B.3), and the CLI. Expected values come from the spec tables (shared with
-test_model_spec) and the pure-Python model."""
+"""Our legacy buzhash and fixed chunkers against the spec's numbers (04, 05;
+the cut lists are in test_spec_kernels), their parameters and errors, sparse
+reading for every chunker (01 §8, 04 B.3), and the CLI. Expected values come
+from the spec tables (conformance.spec_values) and the pure-Python model."""
 
 import hashlib
 import io
-import itertools
 import os
 import struct
 
@@ -14,8 +13,9 @@ import pytest
 import chunkers
 from chunkers import buzhash, cli
 from chunkers.params import ParamsError, parse_params
+from conformance import spec_values as spec
 from conformance.model import buzhash as model_buzhash
-from conformance.tests import test_model_spec as spec
+from conformance.tests.test_model_spec import _windowed_grid
 
 pytestmark = pytest.mark.ours_only
 
@@ -54,28 +54,11 @@ def test_trace_04_a6():
     assert [bytes(c.data) for c in chunker.chunkify(data)] == [b"fooba", b"rboobaz"] * 3
 
 
-@pytest.mark.parametrize("row", spec.md_rows(spec.SPEC_05_BUZHASH), ids=spec._row_id)
-def test_cut_lists_05_5_3(row):
-    seed, params, inp, first, count, last3, digest = row
-    sizes = chunkers.chunk_sizes(("buzhash",) + spec.tup(params), spec.INPUT(inp), seed=spec.num(seed))
-    spec._check_cut_row(sizes, spec.ints(first), spec.num(count), spec.ints(last3), digest)
-
-
-@pytest.mark.parametrize("row", [r for r in spec.md_rows(spec.SPEC_05_12MIB) if r[0] == "buzhash"],
-                         ids=lambda r: r[1])
-def test_12mib_05_5_4(row):
-    _, seed, params, _, cuts, count, last3 = row
-    sizes = chunkers.make_chunker(("buzhash",) + spec.tup(params), seed=spec.num(seed[5:])).chunk_sizes(
-        spec.SC12M())
-    assert list(itertools.accumulate(sizes)) == spec.ints(cuts)
-    assert sizes[-3:] == spec.ints(last3) and len(sizes) == spec.num(count)
-
-
 def test_grid_05_7():
     """The aggregate grid (constructor-level parameters: min 4, mask below min)."""
     def chunk(k, mn, mx, mb, w, data):
         return chunkers.BuzHash((1849058162, 1234567653)[k], mn, mx, mb, w).chunk_sizes(data)
-    assert spec._windowed_grid(chunk) == "a43d0ecb3ae24f38852fcc433a83dacd28fe0748d09cc73fc11b69cf3f1a7299"
+    assert _windowed_grid(chunk) == "a43d0ecb3ae24f38852fcc433a83dacd28fe0748d09cc73fc11b69cf3f1a7299"
 
 
 def test_even_window_seeds_0_and_minus_1_agree_04_a4():

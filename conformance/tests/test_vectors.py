@@ -15,7 +15,7 @@ import pytest
 import vectors
 from conformance import catalogue, engine, impls
 from conformance.families import FAMILIES
-from conformance.tests import test_model_spec as spec
+from conformance import spec_values as spec
 from vectors import cases as vcases
 from vectors import generate
 from vectors.generate import run_document

@@ -1,4 +1,4 @@
-"""Scan-kernel inventory and selection (spec 01 §11, 06 §8.5).
+"""The scan-kernel registry: inventory and selection (spec 01 §11, 06 §8.5).
 
 A kernel is chosen per chunker family by the ``kernel=`` argument or, when
 that is None, by the family's environment variable; unset or empty means the
@@ -28,7 +28,7 @@ class Family(NamedTuple):
     name: str
     env_var: str | None    # None: a single implementation, not selectable
     kernels: list          # (name, built, required CPU features) in the order shown in errors
-    default_order: tuple   # preference list for the default, first runnable wins
+    defaults: dict         # platform.machine() (or "*" for any other) -> preference tuple, first runnable wins
 
 
 class KernelStatus(NamedTuple):
@@ -51,7 +51,7 @@ def register(family: Family) -> None:
 
 def register_single(name: str) -> None:
     """Add a chunker family that has a single implementation, listed as the kernel SINGLE."""
-    register(Family(name, None, [(SINGLE, True, ())], (SINGLE,)))
+    register(Family(name, None, [(SINGLE, True, ())], {"*": (SINGLE,)}))
 
 
 def families() -> list[str]:
@@ -85,10 +85,16 @@ def why_not(family: str, kernel: str) -> str | None:
     return f"{UNKNOWN} ({platform.machine()})"
 
 
+def _machine() -> str:
+    m = platform.machine().lower()
+    return {"amd64": "x86_64", "arm64": "aarch64"}.get(m, m)
+
+
 def default(family: str) -> str:
-    """The kernel used when none is named: the first runnable of the family's preference list."""
+    """The kernel used when none is named: the first runnable of the family's preference
+    list for this machine (measured defaults, see README)."""
     fam = _family(family)
-    for name in fam.default_order:
+    for name in fam.defaults.get(_machine(), fam.defaults["*"]) + ("scalar",):
         if why_not(family, name) is None:
             return name
     raise AssertionError(f"{family}: no runnable default kernel")  # the portable ones always run

@@ -1,0 +1,179 @@
+"""The stream driver and output model (spec 01 §5, §7, §8): sources, reader
+misbehaviour, the all-zero classification, empty and short inputs."""
+
+import io
+import os
+
+import pytest
+
+import chunkers
+from conformance.inputs import sha_ctr
+
+KEY = bytes(32)
+
+
+def fastcdc(**kw):
+    return chunkers.FastCDC(KEY, 6, 10, 8, 0, **kw)
+
+
+def test_allocation_classification_05_6():
+    """3000 zero bytes then one non-zero byte: 33 all-zero chunks of 90 bytes, then 31 data bytes."""
+    data = bytes(3000) + b"\x01"
+    for source in (data, io.BytesIO(data)):
+        chunks = list(fastcdc().chunkify(source))
+        assert [c.size for c in chunks] == [90] * 33 + [31]
+        assert all(c.all_zero and c.data is None for c in chunks[:33])
+        assert not chunks[-1].all_zero and bytes(chunks[-1].data) == bytes(30) + b"\x01"
+
+
+@pytest.mark.parametrize("n, want", [(0, []), (1, [1]), (64, [64]), (65, [65]), (66, [66]), (128, [128])])
+def test_small_inputs_05_6(n, want):
+    data = sha_ctr(n)
+    assert chunkers.FastCDC(KEY, 6, 12, 8, 0).chunk_sizes(data) == want
+    assert [c.size for c in chunkers.FastCDC(KEY, 6, 12, 8, 0).chunkify(io.BytesIO(data))] == want
+
+
+def test_buzhash64_small_inputs_05_6():
+    for n, want in [(0, []), (1, [1]), (128, [128]), (129, [129]), (130, [65, 65])]:
+        assert chunkers.BuzHash64(KEY, 6, 12, 8, 64, 0).chunk_sizes(sha_ctr(n)) == want
+
+
+def test_memory_chunks_are_views_of_the_input():
+    data = sha_ctr(5000)
+    chunks = list(fastcdc().chunkify(data))
+    assert all(isinstance(c.data, memoryview) for c in chunks)
+    assert b"".join(bytes(c.data) for c in chunks) == data
+
+
+def test_chunker_is_reusable_and_iterations_independent():
+    c = fastcdc()
+    a, b = sha_ctr(20000), sha_ctr(30000)[7:]
+    ga, gb = c.chunkify(a), c.chunkify(io.BytesIO(b))
+    interleaved = [(next(ga).size, next(gb).size) for _ in range(5)]
+    assert [x for x, _ in interleaved] == c.chunk_sizes(a)[:5]
+    assert [y for _, y in interleaved] == c.chunk_sizes(b)[:5]
+
+
+class FailingReader(io.RawIOBase):
+    def __init__(self, data, fail_at):
+        self.data, self.pos, self.fail_at = data, 0, fail_at
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        if self.pos >= self.fail_at:
+            raise OSError(5, "Input/output error")
+        n = min(len(b), 1000, len(self.data) - self.pos)
+        b[:n] = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+
+def test_read_error_propagates_after_valid_chunks():
+    data = sha_ctr(50000)
+    want = fastcdc().chunk_sizes(data)
+    got = []
+    with pytest.raises(OSError, match="Input/output"):
+        for c in fastcdc().chunkify(FailingReader(data, 20000)):
+            got.append(c.size)
+    assert got and got == want[:len(got)]
+    assert sum(got) <= 20000
+
+
+class Misbehaving:
+    def __init__(self, result):
+        self.result = result
+
+    def readinto(self, b):
+        return self.result
+
+
+@pytest.mark.parametrize("result, exc", [(None, BlockingIOError), (-1, ValueError), (1 << 40, ValueError)])
+def test_misbehaving_readinto(result, exc):
+    with pytest.raises(exc):
+        list(fastcdc().chunkify(Misbehaving(result)))
+
+
+def test_text_file_is_rejected(tmp_path):
+    p = tmp_path / "t.txt"
+    p.write_text("hello " * 100)
+    with open(p) as f, pytest.raises(TypeError, match="binary"):
+        list(fastcdc().chunkify(f))
+
+
+def test_read_returning_too_much():
+    class Greedy:
+        def read(self, n):
+            return bytes(n + 1)
+    with pytest.raises(ValueError, match="bytes for a"):
+        list(fastcdc().chunkify(Greedy()))
+
+
+@pytest.mark.parametrize("source", ["a string", 1.5, None, object(), True])
+def test_bad_source_types(source):
+    with pytest.raises(TypeError):
+        fastcdc().chunkify(source)
+
+
+def test_closed_fd_is_an_os_error(tmp_path):
+    p = tmp_path / "f"
+    p.write_bytes(b"x" * 100)
+    fd = os.open(p, os.O_RDONLY)
+    os.close(fd)
+    with pytest.raises(OSError):
+        list(fastcdc().chunkify(fd))
+
+
+def test_pipe_with_short_reads():
+    r, w = os.pipe()
+    data = sha_ctr(100000)
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        for i in range(0, len(data), 777):
+            os.write(w, data[i:i + 777])
+        os._exit(0)
+    os.close(w)
+    try:
+        assert [c.size for c in fastcdc().chunkify(r)] == fastcdc().chunk_sizes(data)
+    finally:
+        os.close(r)
+        os.waitpid(pid, 0)
+
+
+def test_non_contiguous_memory_is_rejected():
+    with pytest.raises(ValueError, match="contiguous"):
+        fastcdc().chunk_sizes(memoryview(bytes(100))[::2])
+
+
+def test_multibyte_formats_are_read_as_bytes():
+    import array
+    a = array.array("I", range(5000))
+    assert fastcdc().chunk_sizes(a) == fastcdc().chunk_sizes(a.tobytes())
+
+
+def test_uninitialized_and_reinitialized():
+    c = chunkers.FastCDC.__new__(chunkers.FastCDC)
+    with pytest.raises(TypeError, match="not initialized"):
+        c.chunkify(b"abc")
+    with pytest.raises(TypeError, match="not initialized"):
+        c.chunk_sizes(b"abc")
+    c = fastcdc()
+    with pytest.raises(TypeError, match="already initialized"):
+        c.__init__(KEY, 6, 12, 8, 0)
+
+
+def test_failed_construction_leaves_an_unusable_object():
+    c = chunkers.BuzHash64.__new__(chunkers.BuzHash64)
+    with pytest.raises(ValueError):
+        c.__init__(KEY, 6, 12, 8, 64, 0, kernel="nope")
+    with pytest.raises(TypeError, match="not initialized"):
+        list(c.chunkify(b"x" * 1000))
+
+
+def test_attributes():
+    c = chunkers.FastCDC(KEY, 19, 23, 21, 2)
+    assert (c.name, c.min_size, c.max_size, c.normal_size) == ("fastcdc", 1 << 19, 1 << 23, 1572864)
+    assert c.params_tuple == ("fastcdc", 19, 23, 21, 2)
+    assert chunkers.FastCDC(KEY, 19, 23, 21, 0, normal_size=5).normal_size == 0
