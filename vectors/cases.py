@@ -50,7 +50,7 @@ NOTES = {
     "ForcedMaxCut": "chunks cut at max size without a hash hit",
     "HeaderChunk": "fixed chunker header: a first chunk of its own size (zero or negative: none)",
     "HighBytes": "every byte >= 0x80",
-    "LaneCut": "the first cut in a chosen lane (offset mod 8 from the scan start, past 16 bytes)",
+    "LaneCut": "the first cut at each position of the first three 8-byte blocks of a scan (every lane)",
     "LargeInput": "input larger than the 8 MiB buffer of the default parameters",
     "LcgData": "spec 05 LCG bytes (period 256)",
     "MaskWidthExtreme": "mask width at a limit: 1, 48, mask - nc = 1, mask + nc = 48, or >= 32 bits for buzhash",
@@ -63,7 +63,8 @@ NOTES = {
     "ShorterThanMin": "input too short to be hashed: one final chunk",
     "SizeExtreme": "chunk size exponents at a limit: min 0, min + 1 = max, or max 24",
     "SpecExample": "an example whose numbers the spec states (spec 04 / 05)",
-    "TailLength": "input length just around min, max or a multiple of max: the final chunk's length",
+    "LengthBoundary": "input length just around min, max or a multiple of max: the final chunk's length",
+    "TailLength": "a cut in the tail of a scan span (after the kernels' full blocks), span lengths 33..40",
     "WindowExtreme": "window at a limit: 1, 2, 32 / 64 (rotation 0), or w + min + 1 = max",
     "ZeroIsland": "runs of zero bytes inside other data",
 }
@@ -110,15 +111,10 @@ class Shape:
         """The i-th key (or seed) of the rotation, as Case keywords."""
         return {"seed": SEEDS[i % len(SEEDS)]} if self.seeded else {"key": list(KEYS.values())[i % len(KEYS)]}
 
-    def first_hash_cut(self, min_size: int) -> int:
-        """Length of the shortest chunk a hash hit can make."""
-        return min_size if self.window else min_size + 1
-
-    def lane(self, first: int, min_size: int) -> int | None:
-        """The lane (0..7) of the position whose hit made a first chunk of ``first`` bytes, or None
-        when it lies in the first 16 bytes of the scan (handled outside the block loop)."""
-        k = first - min_size - (0 if self.window else 1)
-        return k % 8 if k >= 16 else None
+    def cut_length(self, min_size: int, j: int) -> int:
+        """Length of the chunk cut by a hit at scan position ``j`` (0 = the first position tested):
+        the window-less driver cuts after the matching byte, the windowed one before the window."""
+        return min_size + j + (0 if self.window else 1)
 
 
 def catalogue_input(kind: str, length: int = CATALOGUE_LENGTH) -> dict:
@@ -213,54 +209,60 @@ def _boundaries(shape: Shape) -> list:
     lengths = sorted({0, 1, lo - 1, lo, lo + 1, lo + w, lo + w + 1, hi - 1, hi, hi + 1, 2 * hi + 1})
     out = []
     for i, n in enumerate(lengths):
-        flags = ("TailLength",) if n > lo + w else ()
+        flags = ("LengthBoundary",) if n > lo + w else ()
         out.append(Case(params, generated("sha_ctr", n, label="tail"), flags, f"{n} bytes: min {lo}, max {hi}"
                         + (f", window {w}" if w else ""), **shape.credential(i)))
     return out
 
 
 def _planted(shape: Shape) -> list:
-    """First cuts planted at the size boundaries, the normal size and in every lane."""
+    """First cuts planted at the size boundaries, the normal size, every position of the first three
+    blocks of a scan, and in the tail of spans of every length mod 8."""
     mn = max(4, shape.min_floor)
     lo, hi, w = 1 << mn, 1 << (mn + 4), 16
     normal = 32 if lo < 32 else lo + 32       # the default 2**6 - 2**5 when it lies above min
-    nc = 1 if shape.nc else 0
-    params = shape.params(mn, mn + 4, 6, nc, w=w)
     ns = 0 if normal == 32 or not shape.nc else normal
-    first = shape.first_hash_cut(lo)
-    targets = {("CutAtMin", f"first chunk {first} bytes"): lambda f: f == first}
+    params = shape.params(mn, mn + 4, 6, 1, w=w)
+    first = shape.cut_length(lo, 0)
+    targets = {("CutAtMin", f"first chunk {first} bytes"): first}
     if shape.nc:
-        for f0 in (normal - 1, normal, normal + 1):
-            targets[("NormalSizeBoundary", f"first chunk {f0} bytes, normal size {normal}")] = \
-                lambda f, f0=f0: f == f0
-    for lane in range(8):
-        targets[("LaneCut", f"first cut in lane {lane}")] = lambda f, lane=lane: shape.lane(f, lo) == lane
+        for f in (normal - 1, normal, normal + 1):
+            targets[("NormalSizeBoundary", f"first chunk {f} bytes, normal size {normal}")] = f
     out = _search(shape, params, ns, targets, hi + 8)
+    params = shape.params(mn, mn + 4, 5, 0, w=w)
+    out += _search(shape, params, 0, {("LaneCut", f"first cut at scan position {j} (block {j // 8}, lane {j % 8})"):
+                                      shape.cut_length(lo, j) for j in range(24)}, lo + w + 48)
+    for n in range(33, 41):     # spans of n positions: tails of n mod 8 (blockwise), 8 + n mod 8 (vector kernels)
+        last = n - 1 if shape.window else n - 2     # a window-less hit at n - 1 cuts where the input ends anyway
+        positions = sorted({last, 8 * (n // 8), n - 8 - n % 8} & set(range(last + 1)))
+        out += _search(shape, params, 0, {("TailLength", f"span of {n} positions, cut at position {j}"):
+                                          shape.cut_length(lo, j) for j in positions},
+                       lo + (w if shape.window else 0) + n)
     longest = hi - 1 - (w if shape.window else 0)
     params = shape.params(mn, mn + 4, 9, 0, w=w)
-    out += _search(shape, params, 0, {("CutAtMax", f"first chunk {longest} bytes"): lambda f: f == longest},
-                   hi + 8)
+    out += _search(shape, params, 0, {("CutAtMax", f"first chunk {longest} bytes"): longest}, hi + 8)
     return out
 
 
 def _search(shape: Shape, params: tuple, normal_size: int, targets: dict, length: int,
             tries: int = 400000) -> list:
-    """For each target ((flag, comment) -> predicate on the first chunk's length), the first input of
-    a seeded random sequence (keys / seeds rotating) whose first chunk satisfies it, as a hex Case."""
+    """For each target ((flag, comment) -> wanted length of the first chunk), the first input of a
+    seeded random sequence (keys / seeds rotating) whose first chunk has that length, as a hex Case."""
     from conformance.impls import Ours
-    impl, rng = Ours(), random.Random(repr((params, normal_size)))
+    impl, rng = Ours(), random.Random(repr((params, normal_size, length)))
+    wanted = {f: t for t, f in targets.items()}
     found = {}
     for i in range(tries):
         cred = shape.credential(i)
         data = rng.randbytes(length)
         first = impl.chunk_sizes(params, data, key=cred.get("key"), seed=cred.get("seed", 0), kernel=None,
                                  normal_size=normal_size)[0]
-        for target, accept in targets.items():
-            if target not in found and accept(first):
-                found[target] = Case(params, {"length": length, "hex": data.hex()}, (target[0],),
-                                     f"planted: {target[1]}", normal_size=normal_size, **cred)
-        if len(found) == len(targets):
-            return [found[t] for t in targets]
+        target = wanted.get(first)
+        if target and target not in found:
+            found[target] = Case(params, {"length": length, "hex": data.hex()}, (target[0],),
+                                 f"planted: {target[1]}", normal_size=normal_size, **cred)
+            if len(found) == len(targets):
+                return [found[t] for t in targets]
     raise RuntimeError(f"{params}: no input found for {[t for t in targets if t not in found]}")
 
 
@@ -393,7 +395,7 @@ def _fixed() -> list:
         for params in (("fixed", 4096, 123), ("fixed", 64, 0)):
             out.append(Case(params, catalogue_input(kind), (), f"catalogue kind {kind}"))
     for n in (4095, 4096, 4097, 8191, 8192, 8193):
-        out.append(Case(("fixed", 4096, 0), sc(n), ("TailLength",) + (("ExactMultiple",) if n % 4096 == 0 else ()),
+        out.append(Case(("fixed", 4096, 0), sc(n), ("LengthBoundary",) + (("ExactMultiple",) if n % 4096 == 0 else ()),
                         f"{n} bytes, block 4096"))
     for params, n, flags, comment in (
             (("fixed", 1, 0), 300, ("BlockSizeExtreme",), "block 1"),

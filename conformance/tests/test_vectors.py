@@ -131,8 +131,8 @@ def test_corrupted_vector_fails_validation(name, corruption):
 # ---------------------------------------------------------------- coverage: the vectors exercise what they claim
 
 REQUIRED_FLAGS = {"ConstantData", "PeriodicData", "ZeroIsland", "HighBytes", "LcgData", "PseudoRandomData",
-                  "TailLength", "EmptyInput", "RealFile", "SpecExample", "AllZeroChunks"}
-CDC_FLAGS = {"LaneCut", "CutAtMin", "CutAtMax", "ForcedMaxCut", "MaskWidthExtreme", "ShorterThanMin",
+                  "LengthBoundary", "EmptyInput", "RealFile", "SpecExample", "AllZeroChunks"}
+CDC_FLAGS = {"LaneCut", "TailLength", "CutAtMin", "CutAtMax", "ForcedMaxCut", "MaskWidthExtreme", "ShorterThanMin",
              "SizeExtreme", "ConstructorOnly", "LargeInput"}
 NC_FLAGS = {"NormalizedChunking", "NormalSizeBoundary", "ExplicitNormalSize"}
 FIXED_FLAGS = {"HeaderChunk", "BlockSizeExtreme", "ExactMultiple"}
@@ -168,25 +168,31 @@ def _shape(params):
 
 @pytest.mark.parametrize("name", [n for n in NAMES if n != "fixed"])
 def test_planted_cuts_are_where_the_flags_say(name):
-    """CutAtMin, CutAtMax, NormalSizeBoundary and LaneCut tests really cut there (per their results)."""
-    lanes = set()
+    """CutAtMin, CutAtMax, NormalSizeBoundary, LaneCut and TailLength tests really cut there (per their
+    results): lanes at every position of the first three blocks, tails of every span length mod 8."""
+    lanes, tails = set(), set()
     for g, t in _pairs(vectors.load(name)):
         if "sizes" not in t["result"] or not t["result"]["sizes"]:
             continue
         first = t["result"]["sizes"][0]
         lo, hi, w, windowed = _shape(g["params"])
+        j = first - lo - (0 if windowed else 1)         # scan position of the hit
         if "CutAtMin" in t["flags"]:
-            assert first == (lo if windowed else lo + 1), t["tcId"]
+            assert j == 0, t["tcId"]
         if "CutAtMax" in t["flags"]:
             assert first == (hi - w - 1 if windowed else hi - 1), t["tcId"]
         if "NormalSizeBoundary" in t["flags"]:
             normal = g["normalSize"] or (1 << g["params"][3]) - (1 << (g["params"][3] - g["params"][-1]))
             assert first - normal in (-1, 0, 1), t["tcId"]
         if "LaneCut" in t["flags"]:
-            k = first - lo - (0 if windowed else 1)
-            assert k >= 16
-            lanes.add(k % 8)
-    assert lanes == set(range(8))
+            lanes.add(j)
+        if "TailLength" in t["flags"]:
+            n = t["input"]["length"] - lo - w             # positions of the only scan span
+            assert n - 16 <= j < n and t["result"]["chunkCount"] == 2, t["tcId"]
+            tails.add((n % 8, j >= 8 * (n // 8)))
+    assert lanes == set(range(24))
+    assert {m for m, _ in tails} == set(range(8)) and {m for m, in_last_block in tails if in_last_block} >= \
+        set(range(2, 8))
 
 
 # ---------------------------------------------------------------- the vectors against the spec's own numbers
