@@ -199,6 +199,7 @@ def _fastcdc_cases(seed: int) -> list:
 # ---------------------------------------------------------------- buzhash64
 
 BUZHASH64_WINDOWS = (1, 2, 63, 64, 65, 4095)
+"""Windows of the scan catalogue; the last one only in the 'windows' group."""
 
 
 def _buzhash64_run(case: ScanCase, kernel: str) -> tuple:
@@ -213,28 +214,34 @@ def _buzhash64_model(case: ScanCase) -> tuple:
     return buzhash64.scan(table, buzhash64.rotated(table, case.window), case.data, case.window, case.state, case.mask)
 
 
-def _buzhash64_cases(seed: int) -> list:
-    rng = random.Random(seed + 2)
+def _windowed_cases(family: str, seed: int, windows: tuple, bits: int) -> list:
+    """The catalogue of a windowed family with ``bits``-bit states: 64-bit high masks are moved to the
+    top of ``bits`` bits; the window in front of each span repeats the span's pattern."""
+    rng = random.Random(seed + {64: 2, 32: 3}[bits])
+    word = (1 << bits) - 1
 
     def make(group, key, data, align, state, mask):
-        # data is the span; the window in front of it repeats the span's pattern
-        w = rng.choice(BUZHASH64_WINDOWS[:5])
+        w = rng.choice(windows[:-1])
         prefix = (data * (w // len(data) + 1))[:w] if data else rng.randbytes(w)
-        return ScanCase("buzhash64", group, key, prefix + data, align, state, mask, w)
+        return ScanCase(family, group, key, prefix + data, align, state & word, (mask & word) or mask >> bits, w)
 
-    out = _common_cases("buzhash64", seed, make) + _lane_cases("buzhash64", seed, make)
-    for w in BUZHASH64_WINDOWS:
+    out = _common_cases(family, seed, make) + _lane_cases(family, seed, make)
+    for w in windows:
         for n in (0, 1, 7, 8, 9, 15, 16, 17, 100, 1000):
-            for state in (0, rng.getrandbits(64)):     # state 0 matches every mask on entry
-                out.append(ScanCase("buzhash64", "windows", rng.choice(["Z", "KS"]), rng.randbytes(w + n),
+            for state in (0, rng.getrandbits(bits)):     # state 0 matches every mask on entry
+                out.append(ScanCase(family, "windows", rng.choice(["Z", "KS"]), rng.randbytes(w + n),
                                     rng.randrange(64), state, mask_of(rng.choice((4, 6, 8, 10)), False), w))
     return out
+
+
+def _buzhash64_cases(seed: int) -> list:
+    return _windowed_cases("buzhash64", seed, BUZHASH64_WINDOWS, 64)
 
 
 # ---------------------------------------------------------------- buzhash (legacy, 32-bit)
 
 BUZHASH_WINDOWS = (1, 2, 31, 32, 33, 63, 64, 65, 4095)
-"""Windows around the 32-bit rotation wrap (w mod 32 = 31, 0, 1)."""
+"""Windows around the 32-bit rotation wrap (w mod 32 = 31, 0, 1); the last one only in the 'windows' group."""
 
 
 def _buzhash_run(case: ScanCase, kernel: str) -> tuple:
@@ -249,21 +256,7 @@ def _buzhash_model(case: ScanCase) -> tuple:
 
 
 def _buzhash_cases(seed: int) -> list:
-    """The buzhash64 catalogue on u32: states truncated, 64-bit high masks moved to the top of 32 bits."""
-    rng = random.Random(seed + 3)
-
-    def make(group, key, data, align, state, mask):
-        w = rng.choice(BUZHASH_WINDOWS[:8])
-        prefix = (data * (w // len(data) + 1))[:w] if data else rng.randbytes(w)
-        return ScanCase("buzhash", group, key, prefix + data, align, state & M32, (mask & M32) or mask >> 32, w)
-
-    out = _common_cases("buzhash", seed, make) + _lane_cases("buzhash", seed, make)
-    for w in BUZHASH_WINDOWS:
-        for n in (0, 1, 7, 8, 9, 100, 1000):
-            for state in (0, rng.getrandbits(32)):
-                out.append(ScanCase("buzhash", "windows", rng.choice(["Z", "KS"]), rng.randbytes(w + n),
-                                    rng.randrange(64), state, mask_of(rng.choice((4, 6, 8, 10)), False), w))
-    return out
+    return _windowed_cases("buzhash", seed, BUZHASH_WINDOWS, 32)
 
 
 FAMILIES: dict[str, Family] = {

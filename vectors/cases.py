@@ -18,7 +18,7 @@ from typing import Callable, NamedTuple
 
 from chunkers.params import parse_params
 from conformance import catalogue
-from vectors.inputs import describe, generated, materialize, real_file
+from vectors.inputs import generated, real_file
 
 KEYS = {
     "Z": bytes(32),
@@ -192,7 +192,8 @@ def _catalogue(shape: Shape) -> list:
     out = []
     for j, kind in enumerate(catalogue.PATTERNS):
         if shape.nc:
-            sets = [(shape.params(max(6, shape.min_floor), 12, 8, nc), f", nc_level {nc}") for nc in (j % 4, (j + 2) % 4)]
+            lo = max(6, shape.min_floor)
+            sets = [(shape.params(lo, 12, 8, nc), f", nc_level {nc}") for nc in (j % 4, (j + 2) % 4)]
         else:
             sets = [(shape.params(6, 12, 8), ""), (shape.params(7, 13, 9, w=4095), "")]
         for i, (params, note) in enumerate(sets):
@@ -298,7 +299,8 @@ def _extremes(shape: Shape) -> list:
 def _real(shape: Shape) -> list:
     out = []
     for i, name in enumerate(REAL_FILES):
-        for j, params in enumerate((shape.params(max(6, shape.min_floor), 12, 8, 2), shape.params(8, 13, 10, 1, w=4095))):
+        sets = (shape.params(max(6, shape.min_floor), 12, 8, 2), shape.params(8, 13, 10, 1, w=4095))
+        for j, params in enumerate(sets):
             out.append(Case(params, real_file(name), (), f"{name}", **shape.credential(i + j)))
     return out
 
@@ -391,7 +393,7 @@ def _fixed() -> list:
                                                generated("sha_ctr", 7000, label="more data")])
     out.append(Case(("fixed", 65536, 0), holes, ("SpecExample", "AllZeroChunks"),
                     "spec 04 B.3: 5000 data bytes, a 300,000-byte hole, 7000 data bytes"))
-    for i, kind in enumerate(catalogue.PATTERNS):
+    for kind in catalogue.PATTERNS:
         for params in (("fixed", 4096, 123), ("fixed", 64, 0)):
             out.append(Case(params, catalogue_input(kind), (), f"catalogue kind {kind}"))
     for n in (4095, 4096, 4097, 8191, 8192, 8193):
@@ -409,7 +411,7 @@ def _fixed() -> list:
             (("fixed", 64, -1), 1000, ("HeaderChunk",), "negative header: none"),
             (("fixed", 100, 100), 300, ("HeaderChunk", "ExactMultiple"), "header = block size")):
         out.append(Case(params, sc(n), flags, comment))
-    for i, name in enumerate(REAL_FILES):
+    for name in REAL_FILES:
         for params in (("fixed", 4096, 0), ("fixed", 1000, 123)):
             out.append(Case(params, real_file(name), (), name))
     return out

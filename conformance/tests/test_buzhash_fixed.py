@@ -15,6 +15,7 @@ from chunkers import buzhash, cli
 from chunkers.params import ParamsError, parse_params
 from conformance import spec_values as spec
 from conformance.model import buzhash as model_buzhash
+from conformance.tests.test_chunks import ChunkedReader
 from conformance.tests.test_model_spec import _windowed_grid
 
 pytestmark = pytest.mark.ours_only
@@ -138,27 +139,11 @@ def test_fixed_examples_05_6():
         assert chunkers.chunk_sizes(f"fixed,{spec.num(block)},{spec.num(header)}", io.BytesIO(data)) == want
 
 
-class Trickle(io.RawIOBase):
-    """A binary file whose reads return at most ``step`` bytes."""
-
-    def __init__(self, data, step):
-        self.data, self.pos, self.step = data, 0, step
-
-    def readable(self):
-        return True
-
-    def readinto(self, b):
-        n = min(len(b), self.step, len(self.data) - self.pos)
-        b[:n] = self.data[self.pos:self.pos + n]
-        self.pos += n
-        return n
-
-
 @pytest.mark.parametrize("step", [1, 7, 4096, 1 << 20])
 def test_fixed_short_reads_never_make_short_chunks(step):
     data = os.urandom(30000)
     want = [123] + [4096] * 7 + [30000 - 123 - 7 * 4096]
-    chunks = list(chunkers.Fixed(4096, 123).chunkify(Trickle(data, step)))
+    chunks = list(chunkers.Fixed(4096, 123).chunkify(ChunkedReader(data, [step])))
     assert [c.size for c in chunks] == want
     assert b"".join(c.tobytes() for c in chunks) == data
 
@@ -255,7 +240,7 @@ def test_sparse_from_a_later_position_and_without_hole_support(holey):
         f.seek(1000)
         assert chunkers.make_chunker("fastcdc,6,12,8,2", sparse=True).chunk_sizes(f) == \
             chunkers.chunk_sizes("fastcdc,6,12,8,2", data[1000:])
-    for src in (io.BytesIO(data), Trickle(data, 5000)):     # no file descriptor: read normally
+    for src in (io.BytesIO(data), ChunkedReader(data, [5000])):     # no file descriptor: read normally
         assert chunkers.make_chunker("fixed,4096", sparse=True).chunk_sizes(src) == \
             chunkers.chunk_sizes("fixed,4096", data)
     r, w = os.pipe()                                        # not seekable: read normally

@@ -206,7 +206,7 @@ def _find(doc, params, cred, input_spec, normal_size=0):
 
 
 def _spec_input(name):
-    return {"SC": vcases.sc(1 << 20), "LCG": vcases.SPEC_INPUTS["LCG"], "ZERO1000": vcases.SPEC_INPUTS["ZERO1000"]}[name]
+    return vcases.SPEC_INPUTS[name]
 
 
 def _cred(algo, text):
