@@ -5,10 +5,12 @@ architecture (unless they parametrize it themselves, with params.kernel_params);
 reason from chunkers.kernels() (so ``pytest -rs`` shows what was not
 covered). Tests that take ``scan_family`` run once per scan family.
 
+``--slow`` and ``--impl NAME`` are registered in the root conftest.py.
 ``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
 ``module:attribute``, see conformance.impls) runs the vectors and the
-chunk-level checks against that implementation's kernels; tests marked
-``ours_only`` (scan level: they call our scan kernels directly) are skipped.
+chunk-level checks against that implementation's kernels: only the tests
+parametrized over ``family_kernel`` by this hook and not marked ``ours_only``
+(those call our chunkers or scan kernels directly) run; the rest are skipped.
 """
 
 import pytest
@@ -16,12 +18,6 @@ import pytest
 from conformance import engine, impls
 from conformance.families import scan_families
 from conformance.tests.params import kernel_params
-
-
-def pytest_addoption(parser):
-    parser.addoption("--slow", action="store_true", help="also run the slow tier (marker 'slow')")
-    parser.addoption("--impl", default="ours",
-                     help="implementation under test: ours (default), borg, model or module:attribute")
 
 
 def pytest_configure(config):
@@ -35,11 +31,11 @@ def pytest_configure(config):
 def pytest_collection_modifyitems(config, items):
     impl = engine.implementation()
     skip_slow = pytest.mark.skip(reason="slow tier: run with --slow")
-    skip_ours = pytest.mark.skip(reason=f"--impl {impl.name}: this checks our own internals")
+    skip_ours = pytest.mark.skip(reason=f"--impl {impl.name}: runs the vectors and chunk-level checks only")
     for item in items:
         if "slow" in item.keywords and not config.getoption("--slow"):
             item.add_marker(skip_slow)
-        if "ours_only" in item.keywords and impl.name != "ours":
+        if impl.name != "ours" and ("ours_only" in item.keywords or "family_kernel" not in item.fixturenames):
             item.add_marker(skip_ours)
 
 

@@ -17,6 +17,7 @@ from conformance.spec_values import (KEYS, SPEC_05_12MIB, SPEC_05_BH64_HASH, SPE
                                      tup)
 from conformance.tests.params import kernel_params
 
+pytestmark = pytest.mark.ours_only
 FASTCDC = kernel_params(["fastcdc"])
 BUZHASH64 = kernel_params(["buzhash64"])
 
