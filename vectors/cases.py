@@ -6,8 +6,8 @@ chunkers share one builder driven by a :class:`Shape` (parameter tuple
 layout, window, normalized chunking, smallest min exponent) plus their spec
 05 rows; adding a chunker (e.g. the AES ones) is one entry. Planted cases
 (a first cut at a chosen length) are found by a seeded search over random
-inputs with our default kernel; regeneration then checks them against every
-kernel and the model like every other case.
+inputs with the independent model, so the cases never depend on the code
+under test; regeneration then runs them on every kernel like every other case.
 """
 
 from __future__ import annotations
@@ -248,9 +248,10 @@ def _planted(shape: Shape) -> list:
 def _search(shape: Shape, params: tuple, normal_size: int, targets: dict, length: int,
             tries: int = 400000) -> list:
     """For each target ((flag, comment) -> wanted length of the first chunk), the first input of a
-    seeded random sequence (keys / seeds rotating) whose first chunk has that length, as a hex Case."""
-    from conformance.impls import Ours
-    impl, rng = Ours(), random.Random(repr((params, normal_size, length)))
+    seeded random sequence (keys / seeds rotating) whose first chunk has that length by the model,
+    as a hex Case."""
+    from conformance.impls import Model
+    impl, rng = Model(), random.Random(repr((params, normal_size, length)))
     wanted = {f: t for t, f in targets.items()}
     found = {}
     for i in range(tries):

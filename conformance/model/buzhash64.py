@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from . import driver
 from .csprng import KeyStream, check_key
 from .masks import M64, check_common, nc_masks
@@ -39,8 +41,14 @@ def table_from_stream(stream) -> list:
 def table(key: bytes) -> list:
     """buzhash64 table for a 32-byte ``key`` (spec 03 §2); 256 u64 values,
     every bit set in exactly 128 entries.  TypeError / ValueError for a bad
-    key (01 §9)."""
-    return table_from_stream(KeyStream(key))
+    key (01 §9). Derivations are cached per key (they dominate short runs)."""
+    check_key(key)
+    return list(_table(key))
+
+
+@functools.lru_cache(maxsize=64)
+def _table(key: bytes) -> tuple:
+    return tuple(table_from_stream(KeyStream(key)))
 
 
 def rotated(T: list, w: int) -> list:

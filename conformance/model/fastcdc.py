@@ -6,6 +6,7 @@ Hash state: one u64 ``fp``; feeding byte ``x``: ``fp = (fp << 1) + G[x] mod
 
 from __future__ import annotations
 
+import functools
 import struct
 
 from . import driver
@@ -23,8 +24,13 @@ def gear_table(key: bytes) -> list:
     CSPRNG keystream for ``key`` (one ``random_bytes(2048)`` call).
     Raises TypeError (non-bytes key) / ValueError (length != 32).
     """
-    z = KeyStream(key).random_bytes(2048)
-    return list(struct.unpack("<256Q", z))
+    check_key(key)
+    return list(_gear(key))
+
+
+@functools.lru_cache(maxsize=64)
+def _gear(key: bytes) -> tuple:
+    return struct.unpack("<256Q", KeyStream(key).random_bytes(2048))
 
 
 def feed(gear: list, fp: int, byte: int) -> int:

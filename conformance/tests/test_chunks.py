@@ -11,7 +11,7 @@ import pytest
 
 from conformance import catalogue
 from conformance import engine
-from conformance.engine import bounds_violations, chunk_mismatch, chunk_sizes, model_sizes, our_sizes
+from conformance.engine import bounds_violations, chunk_mismatch, chunk_sizes, model_sizes
 from conformance.families import FAMILIES
 
 SEED = 7
@@ -70,16 +70,17 @@ def test_edge_params(family_kernel):
             assert m is None, str(m)
 
 
-def _search(params, accept, size, normal_size=0, tries=200000, seed=SEED):
-    """Inputs whose first chunk length the scalar kernel accepts, with the model's size list
-    (the expected values come from the model, which must agree with the acceptance)."""
+def _search(params, accept, size, normal_size=0, tries=100000, seed=SEED):
+    """Inputs whose first chunk length (by the independent model) ``accept`` takes, with the
+    model's size lists. Searching with the model, not the code under test, keeps a driver
+    fault from steering the search away from the inputs that would expose it."""
     rng = random.Random(seed)
     found = []
     for i in range(tries):
         key, data = f"R{i % 16}", rng.randbytes(size)
-        first = our_sizes(params, data, key, None, normal_size)[0]
-        if accept(first, found):
-            found.append((key, data, model_sizes(params, data, key, normal_size)))
+        want = model_sizes(params, data, key, normal_size)
+        if accept(want[0], found):
+            found.append((key, data, want))
             if len(found) == accept.wanted:
                 return found
     pytest.fail(f"{params}: found only {len(found)} of {accept.wanted} inputs")
@@ -118,7 +119,6 @@ def test_cuts_planted_at_boundaries(family_kernel):
     if family not in PLANTED:
         pytest.skip(f"{family} cuts do not depend on content")
     params, found = planted(FAMILIES[family].chunkers[0])
-    assert sorted(f[2][0] for f in found) == sorted(PLANTED[family][1]), "the model disagrees with a planted cut"
     for key, data, want in found:
         m = chunk_mismatch(params, data, want, key=key, kernel=kernel, source=f"planted cut at {want[0]}")
         assert m is None, str(m)
@@ -142,7 +142,6 @@ def test_cut_at_normal_size_boundary(family_kernel, nc):
     if family in NO_NC:
         pytest.skip(f"{family} has no normalized chunking")
     params, found = normal_boundary(family, nc)
-    assert sorted(f[2][0] for f in found) == [NORMAL - 1, NORMAL, NORMAL + 1], "the model disagrees"
     for key, data, want in found:
         m = chunk_mismatch(params, data, want, key=key, kernel=kernel, source="normal-size boundary",
                            normal_size=NORMAL)
