@@ -9,6 +9,7 @@ yields :class:`Chunk` records. Cut points never depend on how reads are split
 """
 
 import errno
+import io
 import os
 from typing import NamedTuple
 
@@ -220,11 +221,12 @@ def open_source(source, sparse=False):
     not C-contiguous), an ``int`` file descriptor, or a binary file object
     with ``readinto`` or ``read``. A reader is a callable ``reader(view) ->
     n`` filling ``view[:n]`` with the next ``n`` bytes, ``n == 0`` only at the
-    end of the stream. With ``sparse``, a descriptor or file object whose
-    file system reports holes (SEEK_DATA / SEEK_HOLE) is read from its current
-    position with holes supplied as zero bytes, unread; the stream is the
-    same bytes either way, and a source that cannot report holes is read
-    normally. Raises TypeError for other sources.
+    end of the stream. With ``sparse``, a descriptor or an OS file object
+    (io.FileIO, or a buffered reader over one) whose file system reports
+    holes (SEEK_DATA / SEEK_HOLE) is read from its current position with
+    holes supplied as zero bytes, unread; the stream is the same bytes either
+    way, and any other source is read normally. Raises TypeError for other
+    sources.
     """
     if isinstance(source, int) and not isinstance(source, bool):
         return (sparse and _sparse_reader(source)) or _FdReader(source)
@@ -245,10 +247,12 @@ def open_source(source, sparse=False):
 
 
 def _sparse_reader(source):
-    """A _SparseReader for an fd or file object at its current position, or None if holes
-    cannot be reported for it (no fileno, not seekable, file system without SEEK_DATA)."""
+    """A _SparseReader for an fd or OS file object at its current position, or None if holes
+    cannot be reported for it (another kind of object, not seekable, no SEEK_DATA)."""
     if not hasattr(os, "SEEK_DATA"):
         return None
+    if not isinstance(source, int) and not isinstance(getattr(source, "raw", source), io.FileIO):
+        return None         # e.g. a decompressing reader: its fileno() is not the stream's bytes
     try:
         if isinstance(source, int):
             fd, pos = source, os.lseek(source, 0, os.SEEK_CUR)

@@ -3,6 +3,7 @@ the cut lists are in test_spec_kernels), their parameters and errors, sparse
 reading for every chunker (01 §8, 04 B.3), and the CLI. Expected values come
 from the spec tables (conformance.spec_values) and the pure-Python model."""
 
+import gzip
 import hashlib
 import io
 import os
@@ -240,6 +241,11 @@ def test_sparse_from_a_later_position_and_without_hole_support(holey):
         f.seek(1000)
         assert chunkers.make_chunker("fastcdc,6,12,8,2", sparse=True).chunk_sizes(f) == \
             chunkers.chunk_sizes("fastcdc,6,12,8,2", data[1000:])
+    with open(path, "rb") as f:                             # fileno() is not the stream: read normally
+        with gzip.GzipFile(fileobj=io.BytesIO(gzip.compress(data[:30000]))) as z:
+            z.fileno = f.fileno
+            assert chunkers.make_chunker("fixed,4096", sparse=True).chunk_sizes(z) == \
+                chunkers.chunk_sizes("fixed,4096", data[:30000])
     for src in (io.BytesIO(data), ChunkedReader(data, [5000])):     # no file descriptor: read normally
         assert chunkers.make_chunker("fixed,4096", sparse=True).chunk_sizes(src) == \
             chunkers.chunk_sizes("fixed,4096", data)
