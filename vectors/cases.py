@@ -289,7 +289,8 @@ def _extremes(shape: Shape) -> list:
         add(p(lo, 12, 4, 3), sc(65536), ("MaskWidthExtreme",), "mask - nc_level = 1")
         add(p(lo, 12, 45, 3), sc(65536), ("MaskWidthExtreme",), "mask + nc_level = 48")
         for ns, what in ((1 << lo, "= min: strict mask never used"), ((1 << lo) + 1, "= min + 1"),
-                         (1000, "inside the size range"), (4096, "= max: loose mask never used")):
+                         (1001, "inside the size range, odd: spans end mid-block"),
+                         (4096, "= max: loose mask never used")):
             add(p(lo, 12, 8, 2), sc(65536), ("ExplicitNormalSize",), f"normal_size {ns} {what}", ns)
     if shape.window:
         for w in (1, 2, 31, 32, 33, 64, 65, 4095):
