@@ -28,6 +28,7 @@ def extension(name, *patterns, libraries=()):
         [f"chunkers/{name}.pyx", *c_sources(*patterns)],
         extra_compile_args=CFLAGS,
         libraries=list(libraries),
+        depends=sorted(glob.glob(os.path.join("chunkers", "csrc", "**", "*.h"), recursive=True)),
     )
 
 
@@ -36,6 +37,7 @@ extensions = [
     extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
     extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
     extension("buzhash", "buzhash/*.c"),
+    extension("aes", "aes/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, compiler_directives={"embedsignature": True}))

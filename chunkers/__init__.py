@@ -9,6 +9,7 @@ from chunkers.fastcdc import FastCDC
 from chunkers.buzhash64 import BuzHash64
 from chunkers.buzhash import BuzHash
 from chunkers.fixed import Fixed
+from chunkers.aes import GoldilocksAES, RabinAES, ToeplitzAES
 from chunkers.registry import KernelStatus, kernels
 from chunkers.params import ParamsError, parse_params
 from chunkers.api import chunk_sizes, make_chunker
@@ -19,8 +20,11 @@ __all__ = [
     "Chunk",
     "FastCDC",
     "Fixed",
+    "GoldilocksAES",
     "KernelStatus",
     "ParamsError",
+    "RabinAES",
+    "ToeplitzAES",
     "chunk_sizes",
     "cpu_features",
     "kernels",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from chunkers.aes import CHUNKERS as AES_CLASSES
 from chunkers.buzhash import BuzHash
 from chunkers.buzhash64 import BuzHash64
 from chunkers.fastcdc import FastCDC
@@ -36,6 +37,8 @@ def make_chunker(params, *, key: bytes | None = None, seed: int = 0, kernel: str
         return FastCDC(key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
     if algo == "buzhash64" and len(p) == 6:
         return BuzHash64(key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
+    if algo in AES_CLASSES and len(p) == 5:
+        return AES_CLASSES[algo](key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
     if algo in ("buzhash", "fixed") and normal_size:
         raise ParamsError(f"{algo} has no normal_size (no normalized chunking)")
     if algo == "buzhash" and len(p) == 5:

@@ -21,6 +21,7 @@ BENCH_PARAMS = {
     "buzhash64": ["buzhash64,19,23,21,4095,2"],
     "buzhash": ["buzhash,19,23,21,4095"],
     "fixed": ["fixed,4194304"],
+    "aes": ["toeplitz-aes,19,23,21,2", "rabin-aes,19,23,21,2", "goldilocks-aes,19,23,21,2"],
 }
 """Family -> chunker params strings benchmarked in chunking mode."""
 

@@ -59,7 +59,7 @@ def cmd_kernels(args) -> int:
         print(json.dumps([r._asdict() for r in rows], indent=2))
         return 0
     for r in rows:
-        status = "runs" if r.runs else f"cannot run: {r.reason}"
+        status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {r.coverage}"
         print(f"{r.family:<10} {r.kernel:<10} {'default' if r.default else '':<8} {status}")
     return 0
 
@@ -103,6 +103,6 @@ def main(argv=None) -> int:
     except UsageError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
-    except OSError as e:
+    except (OSError, RuntimeError) as e:     # RuntimeError: the AES chunkers' OpenSSL failed mid-stream
         print(f"error: {e}", file=sys.stderr)
         return 1

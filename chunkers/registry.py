@@ -17,6 +17,9 @@ UNKNOWN = "not a kernel of this build"
 NOT_BUILT = "not compiled into this build (needs a newer compiler)"
 NO_CPU = "this CPU does not support it"
 
+NATIVE = "native"
+NOT_COVERED = "not covered"
+
 
 SINGLE = "single"
 """The ``kernel`` of a chunker with a single implementation (legacy buzhash, fixed): nothing to select."""
@@ -39,9 +42,11 @@ class KernelStatus(NamedTuple):
     runs: bool
     reason: str | None     # None when it runs; else UNKNOWN / NOT_BUILT / NO_CPU text with detail
     default: bool          # the kernel used when none is named
+    coverage: str = NATIVE  # how it is verified here: native, "emulated (<emulator>)" or not covered
 
 
 _FAMILIES: dict[str, Family] = {}
+_EMULATORS: list = []      # (name, covers(family, kernel) -> bool), see register_emulator
 
 
 def register(family: Family) -> None:
@@ -68,9 +73,14 @@ def _family(name: str) -> Family:
         raise ValueError(f"unknown chunker family {name!r}; known: {', '.join(_FAMILIES)}") from None
 
 
+HIDE_ENV = "CHUNKERS_CPU_HIDE"
+"""Testing knob: comma-separated CPU feature names (see chunkers.cpu_features) that kernel
+selection and :func:`kernels` treat as absent, to reproduce a smaller CPU on this one."""
+
+
 def _cpu_features() -> frozenset:
     from chunkers.driver import cpu_features
-    return cpu_features()
+    return cpu_features() - {f.strip().lower() for f in os.environ.get(HIDE_ENV, "").split(",")}
 
 
 def why_not(family: str, kernel: str) -> str | None:
@@ -125,13 +135,39 @@ def resolve(family: str, requested: str | None = None) -> str:
     return name
 
 
+def register_emulator(name: str, covers) -> None:
+    """Declare an emulator that executes kernels this CPU cannot run, for verification only.
+
+    ``covers(family, kernel) -> bool`` says whether it can run that kernel on
+    this host. The conformance package registers its CPU emulator (bochscpu)
+    this way; chunking itself never uses an emulator.
+    """
+    if all(n != name for n, _ in _EMULATORS):
+        _EMULATORS.append((name, covers))
+
+
+def coverage(family: str, kernel: str) -> str:
+    """How ``kernel`` of ``family`` can be verified on this host: ``"native"`` if it runs
+    here, ``"emulated (<emulator>)"`` if a registered emulator runs it, else ``"not covered"``."""
+    if why_not(family, kernel) is None:
+        return NATIVE
+    try:
+        import conformance.emulate  # noqa: F401  (ships with chunkers; registers its emulator)
+    except ImportError:
+        pass
+    for name, covers in _EMULATORS:
+        if covers(family, kernel):
+            return f"emulated ({name})"
+    return NOT_COVERED
+
+
 def kernels() -> list[KernelStatus]:
     """The inventory: every family and every kernel name known on this architecture,
-    whether it runs here, and if not, why."""
+    whether it runs here, if not why, and how it is verified here (see :func:`coverage`)."""
     rows = []
     for fam in families():
         dflt = default(fam)
         for name, _built, _needs in _FAMILIES[fam].kernels:
             reason = why_not(fam, name)
-            rows.append(KernelStatus(fam, name, reason is None, reason, name == dflt))
+            rows.append(KernelStatus(fam, name, reason is None, reason, name == dflt, coverage(fam, name)))
     return rows

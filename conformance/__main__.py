@@ -16,6 +16,7 @@ import argparse
 import sys
 
 from conformance.job import run
+from conformance.tiers import TIERS
 
 
 def main(argv=None) -> int:
@@ -25,11 +26,15 @@ def main(argv=None) -> int:
     p.add_argument("--corpus-size", type=int, default=1 << 20, help="bytes per built-in corpus input")
     p.add_argument("--report", metavar="FILE", help="write a JSON report")
     p.add_argument("--family", action="append", help="only this family (repeatable)")
+    p.add_argument("--tiers", choices=TIERS, default="native",
+                   help="native (default): kernels this CPU cannot run are emulated where possible, other targets "
+                        "are listed as not covered; all: also every emulator route (bochscpu for native kernels "
+                        "too, qemu-user aarch64 and big-endian s390x via ci/cross-run)")
     p.add_argument("--impl", default="ours", help="implementation under test: ours (default), borg, model or "
                                                   "module:attribute")
     args = p.parse_args(argv)
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
-               families=args.family, impl=args.impl)
+               families=args.family, tier_choice=args.tiers, impl=args.impl)
 
 
 if __name__ == "__main__":

@@ -32,12 +32,16 @@ class Mismatch(NamedTuple):
         return f"{self.what}: {self.reproducer}\n  expected {self.expected}\n  got      {self.got}"
 
 
-def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
-    """Cases where ``kernel`` differs from the family's reference kernel (position or exit state)."""
+def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase], run=None) -> list[Mismatch]:
+    """Cases where ``kernel`` differs from the family's reference kernel (position or exit state).
+
+    ``run(case) -> result`` runs ``kernel`` some other way than natively (an
+    emulated kernel, see conformance.emulate.runner).
+    """
     fam = FAMILIES[family]
     out = []
     for case in cases:
-        want, got = fam.run(case, fam.reference), fam.run(case, kernel)
+        want, got = fam.run(case, fam.reference), run(case) if run else fam.run(case, kernel)
         if want != got:
             out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", case.describe(), want, got))
     return out

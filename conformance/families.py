@@ -259,6 +259,16 @@ def _buzhash_cases(seed: int) -> list:
     return _windowed_cases("buzhash", seed, BUZHASH_WINDOWS, 32)
 
 
+# ---------------------------------------------------------------- aes (rabin-aes, goldilocks-aes, toeplitz-aes)
+
+def _aes(name: str):
+    """conformance.aes_family.<name>, imported on first use (that module builds on this one)."""
+    def call(*args):
+        from conformance import aes_family
+        return getattr(aes_family, name)(*args)
+    return call
+
+
 FAMILIES: dict[str, Family] = {
     "fastcdc": Family("fastcdc", "scalar", _fastcdc_cases, _fastcdc_run, _fastcdc_model,
                       ["fastcdc,6,12,8,0", "fastcdc,6,12,8,1", "fastcdc,6,12,8,2", "fastcdc,6,12,8,3",
@@ -272,6 +282,10 @@ FAMILIES: dict[str, Family] = {
                        "buzhash,19,23,21,4095"], ("buzhash",)),
     "fixed": Family("fixed", "single", None, None, None,
                     ["fixed,64", "fixed,4096,123", "fixed,1000,-5", "fixed,65536,100000"], ("fixed",)),
+    "aes": Family("aes", "evp", _aes("cases"), _aes("run"), _aes("model"),
+                  ["toeplitz-aes,6,12,8,0", "rabin-aes,6,12,8,1", "goldilocks-aes,6,12,8,2", "toeplitz-aes,6,12,8,3",
+                   "rabin-aes,10,16,12,2", "goldilocks-aes,19,23,21,2"],
+                  ("toeplitz-aes", "rabin-aes", "goldilocks-aes")),
 }
 
 

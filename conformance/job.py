@@ -16,7 +16,8 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import chunkers
-from conformance import catalogue, engine, impls
+from chunkers.registry import NATIVE, NOT_COVERED
+from conformance import catalogue, emulate, engine, impls, tiers
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
@@ -34,6 +35,7 @@ class Cell:
     family: str
     kernel: str
     status: str = "passed"          # passed / failed / skipped
+    coverage: str = "native"        # native, "emulated (<emulator>)" (scan level only) or "not covered"
     reason: str = ""
     scan_cases: int = 0
     vectors: int = 0
@@ -126,12 +128,14 @@ def check_vectors(cell: Cell) -> None:
             _record(cell, Mismatch("golden vector", f, "the vector's result", "a different result"))
 
 
-def matrix(seed: int, corpus_size: int, paths, families=None, progress=None) -> list[Cell]:
+def matrix(seed: int, corpus_size: int, paths, families=None, progress=None, patterns=None) -> list[Cell]:
     """Run the whole job on the implementation under test (engine.implementation()); returns one
-    Cell per family x kernel it knows on this architecture."""
+    Cell per family x kernel it knows on this architecture. ``patterns``: only these catalogue
+    patterns of the built-in corpus (default: all)."""
     impl = engine.implementation()
     ours = impl.name == "ours"
-    sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)]
+    sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)
+               if patterns is None or i.name.split("(")[0] in patterns]
     sources += [Source(p, _map(p), real=True) for p in real_files(paths)]
     cells = []
     for fam_name, fam in FAMILIES.items():
@@ -139,15 +143,24 @@ def matrix(seed: int, corpus_size: int, paths, families=None, progress=None) -> 
             continue
         cases = fam.cases(seed) if ours and fam.cases else []
         reference_sizes: dict = {}
-        rows = impl.kernels(fam_name)
         if ours:
+            rows = [(k.kernel, k.reason, k.coverage) for k in chunkers.kernels() if k.family == fam_name]
             rows.sort(key=lambda k: k[0] != fam.reference)      # the reference runs first
+        else:
+            rows = [(k, why, NATIVE if why is None else NOT_COVERED) for k, why in impl.kernels(fam_name)]
         if not rows:
-            cells.append(Cell(fam_name, "-", "skipped", f"{impl.name} has no {fam_name} chunker"))
-        for kernel, reason in rows:
-            cell = Cell(fam_name, kernel)
-            if reason:
+            cells.append(Cell(fam_name, "-", "skipped", NOT_COVERED, f"{impl.name} has no {fam_name} chunker"))
+        for kernel, reason, coverage in rows:
+            cell = Cell(fam_name, kernel, coverage=coverage)
+            if coverage == NOT_COVERED:
                 cell.status, cell.reason = "skipped", reason
+            elif reason:            # emulated: the kernel alone, on the scan catalogue
+                if progress:
+                    progress(f"{fam_name}/{kernel} ({coverage})")
+                run = emulate.runner(fam_name, kernel)
+                for m in scan_mismatches(fam_name, kernel, cases, run):
+                    _record(cell, m)
+                cell.scan_cases, cell.reason = len(cases), f"{reason}; scan level only"
             else:
                 if progress:
                     progress(f"{impl.name}: {fam_name}/{kernel}")
@@ -161,18 +174,19 @@ def print_matrix(cells: list[Cell], console) -> None:
     table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model; "
                         "golden vectors)")
     numeric = ("scan cases", "vectors", "chunk runs", "bytes", "cut points", "MB/s")
-    for col in ("family", "kernel", "result", *numeric, "note"):
+    for col in ("family", "kernel", "coverage", "result", *numeric, "note"):
         table.add_column(col, justify="right" if col in numeric else "left")
     colors = {"passed": "green", "failed": "bold red", "skipped": "yellow"}
     for c in cells:
-        table.add_row(c.family, c.kernel, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases), str(c.vectors),
+        table.add_row(c.family, c.kernel, c.coverage, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases),
+                      str(c.vectors),
                       str(c.chunk_runs),
                       f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "",
                       c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""))
     console.print(table)
 
 
-def write_report(path: str, cells: list[Cell], seed: int, paths) -> None:
+def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=()) -> None:
     report = {
         "implementation": engine.implementation().name,
         "seed": seed,
@@ -183,15 +197,18 @@ def write_report(path: str, cells: list[Cell], seed: int, paths) -> None:
         "cells": [{**{k: v for k, v in asdict(c).items() if k != "mismatches"}, "mb_s": c.mb_s,
                    "mismatches": [m._asdict() | {"expected": str(m.expected), "got": str(m.got)}
                                   for m in c.mismatches]} for c in cells],
+        "other_tiers": [r._asdict() for r in tier_rows],
     }
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
 
 
-def run(paths, seed: int, corpus_size: int, report: str | None, families=None, impl: str = "ours") -> int:
+def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
+        impl: str = "ours") -> int:
     """Run the job on implementation ``impl`` (see conformance.impls.get) with a progress display;
-    print the matrix and reproducers. Returns the exit status: 0 also when the implementation is
-    unavailable here (the run is skipped, with a message saying why)."""
+    print the matrix, the other tiers of ours (see conformance.tiers.extra_rows) and reproducers.
+    Returns the exit status: 0 also when the implementation is unavailable here (the run is
+    skipped, with a message saying why)."""
     from rich.console import Console
     console = Console(width=None if Console().is_terminal else 150)
     try:
@@ -211,10 +228,16 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, i
         console.print(f"[bold red]error:[/] {e}")
         return 1
     print_matrix(cells, console)
+    tier_rows = []
+    if implementation.name == "ours":       # our kernels on other targets (emulators, cross builds)
+        tier_rows = tiers.extra_rows(tier_choice)
+        console.print("other tiers (native / emulated (which emulator) / not covered):\n"
+                      + tiers.format_rows(tier_rows), markup=False, highlight=False)
     if report:
-        write_report(report, cells, seed, paths)
+        write_report(report, cells, seed, paths, tier_rows)
         console.print(f"report written to {report}")
-    failed = [c for c in cells if c.status == "failed"]
+    failed = [c for c in cells if c.status == "failed"] + [r for r in tier_rows if r.result == "failed"]
     for c in failed:
-        console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{c.mismatches[0]}")
+        first = c.mismatches[0] if isinstance(c, Cell) else c.detail
+        console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
     return 1 if failed else 0

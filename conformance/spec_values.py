@@ -479,3 +479,39 @@ SPEC_10_GRID = r'''
 | goldilocks-aes | `4aa18be3a2209cc0f454af01a9019e050eb1588b959f96c7e0de532b6a69fd65` |
 | toeplitz-aes | `d98a97b3eeb1122c602c4581f486bd356404447efe2bf550000e12d1f046b843` |
 '''
+
+
+def spec10_keys():
+    """SPEC_10_KEYS parsed: {keyname: {"Z32", "T_SHA", "A", <chunker>: {"entries", "line"}}}."""
+    out = {}
+    for sec in re.split(r"^### 2\.\d Key ", SPEC_10_KEYS, flags=re.M)[1:]:
+        name = sec.split()[0]
+        d = {}
+        d["Z32"] = re.search(r"Z\[0\.\.31\] = `([0-9a-f]+)`", sec).group(1)
+        d["T_SHA"] = re.search(r"SHA-256 of Z\[16\.\.2063\].*?= `([0-9a-f]+)`", sec).group(1)
+        d["A"] = re.search(r"A \(AES-128 key.*?\) = `([0-9a-f]+)`", sec).group(1)
+        for chunker in ("toeplitz-aes", "rabin-aes", "goldilocks-aes"):
+            line = re.search(r"^\* " + chunker + r": (.*)$", sec, flags=re.M).group(1)
+            d[chunker] = {"entries": [(t, int(i), int(v, 16)) for t, i, v in
+                                      re.findall(r"(\w+)\[(\d+)\] = `([0-9a-f]+)`", line)],
+                          "line": line}
+        out[name] = d
+    return out
+
+
+SPEC_KEYS = spec10_keys()
+
+
+def spec10_chunk_rows():
+    """Rows of spec 10 §6 as (params, chunker, key, first 12 ends, count, SHA-256 of ends)."""
+    rows = []
+    params = None
+    for line in SPEC_10_CHUNKS.strip().splitlines():
+        m = re.match(r"Parameters `([\d,]+)`:", line)
+        if m:
+            params = tuple(int(x) for x in m.group(1).split(","))
+            continue
+        if line.startswith("|") and not line.startswith("| chunker") and not line.startswith("|---"):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            rows.append((params,) + tuple(cells))
+    return rows

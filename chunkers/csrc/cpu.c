@@ -5,6 +5,10 @@
  * or is assumed on Apple silicon. */
 #include "cpu.h"
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#endif
+
 #if defined(__aarch64__) && defined(__linux__)
 #include <sys/auxv.h>
 #ifndef HWCAP_AES
@@ -30,7 +34,10 @@ unsigned ck_cpu_features(void)
     if (__builtin_cpu_supports("aes")) f |= CK_CPU_AES;
     if (__builtin_cpu_supports("avx2")) f |= CK_CPU_AVX2;
     if (__builtin_cpu_supports("avx512f")) f |= CK_CPU_AVX512F;
-    if (__builtin_cpu_supports("vaes")) f |= CK_CPU_VAES;
+    /* clang 14 has no "vaes" for __builtin_cpu_supports: read CPUID.(7,0):ECX[9]; the
+     * register state it needs is the AVX2 one, which the builtin already checked */
+    unsigned a, b, c, d;
+    if ((f & CK_CPU_AVX2) && __get_cpuid_count(7, 0, &a, &b, &c, &d) && (c >> 9 & 1)) f |= CK_CPU_VAES;
 #elif defined(__aarch64__)
     f |= CK_CPU_NEON;
 #if defined(__APPLE__)

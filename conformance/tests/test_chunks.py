@@ -55,6 +55,8 @@ EDGE = {
     "buzhash": [(("buzhash", 6, 7, 4, 63), 0), (("buzhash", 0, 2, 1, 2), 0), (("buzhash", 6, 10, 33, 32), 0),
                 (("buzhash", 6, 10, 48, 1), 0)],
     "fixed": [(("fixed", 1, 0), 0), (("fixed", 64, 65), 0), (("fixed", 130, -1), 0), (("fixed", 5000, 5001), 0)],
+    "aes": [(("toeplitz-aes", 6, 7, 3, 0), 0), (("rabin-aes", 6, 10, 5, 2), 65), (("goldilocks-aes", 6, 10, 5, 2), 64),
+            (("toeplitz-aes", 6, 10, 5, 2), 1024), (("rabin-aes", 6, 10, 5, 3), 5000)],
 }
 
 
@@ -103,6 +105,7 @@ PLANTED = {
     "fastcdc": (("fastcdc", 6, 9, 8, 1), (65, 66, 129, 511, 512)),
     "buzhash64": (("buzhash64", 6, 9, 8, 16, 1), (64, 65, 129, 495, 512)),
     "buzhash": (("buzhash", 6, 9, 7, 16), (64, 65, 129, 495, 512)),
+    "aes": (("toeplitz-aes", 6, 9, 8, 1), (65, 66, 129, 511, 512)),
 }
 NO_NC = ("buzhash", "fixed")
 """Families without normalized chunking."""
@@ -118,7 +121,7 @@ def test_cuts_planted_at_boundaries(family_kernel):
     family, kernel = family_kernel
     if family not in PLANTED:
         pytest.skip(f"{family} cuts do not depend on content")
-    params, found = planted(FAMILIES[family].chunkers[0])
+    params, found = planted(family)
     for key, data, want in found:
         m = chunk_mismatch(params, data, want, key=key, kernel=kernel, source=f"planted cut at {want[0]}")
         assert m is None, str(m)

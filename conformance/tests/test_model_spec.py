@@ -22,6 +22,7 @@ from conformance import model
 from conformance.model import (aes, buzhash, buzhash64, csprng, driver, fastcdc,
                                fixed, gf2, goldilocks, masks, rabin, toeplitz)
 from conformance.spec_values import (  # noqa: F401
+    SPEC_KEYS, spec10_chunk_rows,
     AES_SC, INPUT, K0, K1, KA, KB,
     KEYS, KS, LCG, M64, SC, SC12M,
     SPEC_05_12MIB, SPEC_05_BH64_HASH, SPEC_05_BH_HASH, SPEC_05_BUZHASH, SPEC_05_BUZHASH64, SPEC_05_FASTCDC,
@@ -717,25 +718,6 @@ def CTX(name, keyname):
     return aes.expand_key(name, KEYS[keyname])
 
 
-def _parse_keys():
-    """Parse SPEC_10_KEYS into {keyname: {...}}."""
-    out = {}
-    for sec in re.split(r"^### 2\.\d Key ", SPEC_10_KEYS, flags=re.M)[1:]:
-        name = sec.split()[0]
-        d = {}
-        d["Z32"] = re.search(r"Z\[0\.\.31\] = `([0-9a-f]+)`", sec).group(1)
-        d["T_SHA"] = re.search(r"SHA-256 of Z\[16\.\.2063\].*?= `([0-9a-f]+)`", sec).group(1)
-        d["A"] = re.search(r"A \(AES-128 key.*?\) = `([0-9a-f]+)`", sec).group(1)
-        for chunker in ("toeplitz-aes", "rabin-aes", "goldilocks-aes"):
-            line = re.search(r"^\* " + chunker + r": (.*)$", sec, flags=re.M).group(1)
-            d[chunker] = {"entries": [(t, int(i), int(v, 16)) for t, i, v in
-                                      re.findall(r"(\w+)\[(\d+)\] = `([0-9a-f]+)`", line)],
-                          "line": line}
-        out[name] = d
-    return out
-
-
-SPEC_KEYS = _parse_keys()
 
 
 def test_parse_keys_sanity():
@@ -914,25 +896,11 @@ def test_raw_candidates_10_5(row):
         assert aes.raw_candidates(ctx, AES_SC(), 0xFFF) == cands
 
 
-def _chunk_rows():
-    rows = []
-    params = None
-    for line in SPEC_10_CHUNKS.strip().splitlines():
-        m = re.match(r"Parameters `([\d,]+)`:", line)
-        if m:
-            params = tuple(int(x) for x in m.group(1).split(","))
-            continue
-        if line.startswith("|") and not line.startswith("| chunker") and not line.startswith("|---"):
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            rows.append((params,) + tuple(cells))
-    return rows
-
-
 def test_chunk_rows_count():
-    assert len(_chunk_rows()) == 24
+    assert len(spec10_chunk_rows()) == 24
 
 
-@pytest.mark.parametrize("row", _chunk_rows(), ids=lambda r: "%s-%s-%s" % (r[1], r[2], r[0]))
+@pytest.mark.parametrize("row", spec10_chunk_rows(), ids=lambda r: "%s-%s-%s" % (r[1], r[2], r[0]))
 def test_chunk_ends_10_6(row):
     params, name, keyname, first12, count, sha = row
     sizes = aes.chunk_sizes(name, KEYS[keyname], *params, data=AES_SC(), ctx=CTX(name, keyname))

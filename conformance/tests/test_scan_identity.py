@@ -4,6 +4,8 @@ catalogue, and the reference agrees with the pure-Python model."""
 
 import pytest
 
+from chunkers.registry import NATIVE
+from conformance import tiers
 from conformance.engine import model_mismatches, scan_mismatches
 from conformance.families import FAMILIES, scan_families
 from conformance.tests.params import kernel_params
@@ -31,9 +33,11 @@ def test_catalogue_covers_every_group(cases):
 
 
 @pytest.mark.parametrize("family_kernel", kernel_params(scan_families()))
-def test_scan_identity(family_kernel, cases):
+def test_scan_identity(family_kernel, cases, record_tier):
     family, kernel = family_kernel
     mismatches = scan_mismatches(family, kernel, cases[family])
+    record_tier(tiers.Tier(family, kernel, tiers.host_target(), NATIVE, "failed" if mismatches else "passed",
+                           f"{len(cases[family])} scan cases"))
     assert not mismatches, _report(mismatches)
 
 

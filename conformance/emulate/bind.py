@@ -1,0 +1,68 @@
+"""Binders: a family's ScanCase laid out in guest memory and its kernel called there.
+
+A binder takes the machine and the kernel's symbol and returns ``call(case)``
+giving what the family's native ``run`` (conformance.families) returns, from
+the same tables (the extension's, cached by conformance.families).
+"""
+
+from __future__ import annotations
+
+import functools
+import struct
+
+from conformance.families import _table
+from conformance.model.buzhash64 import rotated
+
+from .blob import build
+from .machine import ARGS, EmulatorFault, Machine
+
+
+def _u64(b: bytes) -> int:
+    return struct.unpack("<Q", b)[0]
+
+
+def fastcdc(m: Machine, symbol: str):
+    """``scan(gear, p, n, &fp, mask)`` (spec 02 §4): gear and fp in the argument area."""
+    def call(case):
+        m.write(ARGS, struct.pack("<257Q", *_table("fastcdc", case.key), case.state))
+        p = m.put_input(case.data)
+        r = m.call(symbol, ARGS, p, len(case.data), ARGS + 2048, case.mask)
+        return struct.unpack("<q", struct.pack("<Q", r))[0], _u64(m.read(ARGS + 2048, 8))
+    return call
+
+
+def buzhash64(m: Machine, symbol: str):
+    """``scan(T, Trot, pr, pa, n, &sum, mask)`` (spec 03 §5): pa = pr + window, n steps."""
+    def call(case):
+        table = _table("buzhash64", case.key)
+        m.write(ARGS, struct.pack("<513Q", *table, *rotated(table, case.window), case.state))
+        p = m.put_input(case.data)
+        j = m.call(symbol, ARGS, ARGS + 2048, p, p + case.window, len(case.data) - case.window, ARGS + 4096,
+                   case.mask)
+        return j, _u64(m.read(ARGS + 4096, 8))
+    return call
+
+
+BINDERS = {"fastcdc": fastcdc, "buzhash64": buzhash64}
+
+
+@functools.cache
+def machine() -> Machine:
+    """The one machine, with every FREESTANDING source loaded (bochscpu's guest-physical
+    memory is process-wide, so a second machine would share it)."""
+    from conformance.emulate import FREESTANDING
+    return Machine(build(sorted({src for kernels in FREESTANDING.values() for e in kernels.values()
+                                 for src in e.sources})))
+
+
+def runner(family: str, symbol: str):
+    """``run(case)``: the family's binder on ``symbol``; a trap becomes the fault's text,
+    a result that differs from every real one."""
+    call = BINDERS[family](machine(), symbol)
+
+    def run(case):
+        try:
+            return call(case)
+        except EmulatorFault as e:
+            return f"EmulatorFault: {e}"
+    return run

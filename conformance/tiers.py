@@ -1,0 +1,211 @@
+"""The tier matrix: every chunker family x every kernel of every build target, and
+whether this run verified it natively, in an emulator (which one), or not at all.
+
+Sources of rows:
+
+* this host's kernels (``chunkers.kernels()``): the native ones, and the x86-64
+  ones this CPU cannot run, emulated in bochscpu (conformance.emulate);
+* with ``tiers="all"`` also every bochscpu-capable kernel emulated even where it
+  runs natively, and the qemu-user runs (``ci/cross-run aarch64|s390x``): the
+  aarch64 kernels, and the portable kernels on big-endian s390x;
+* every other known kernel of another target: "not covered", with how to cover it.
+
+Each verified row is the scan-identity check (conformance.engine) on the scan
+catalogue (conformance.families) against the reference kernel on the same
+machine; under qemu also the chunk-level and golden-vector checks listed in
+conformance.cross.
+
+    python -m conformance.tiers [--tiers native|all] [--strict] [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import platform
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import chunkers
+from chunkers.registry import NATIVE, NOT_COVERED
+from conformance import emulate
+from conformance.engine import model_mismatches, scan_mismatches
+from conformance.families import FAMILIES
+
+PORTABLE = "portable"
+ALL_KERNELS = {
+    "fastcdc": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE, "scalar": PORTABLE},
+    "buzhash64": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE,
+                  "scalar": PORTABLE},
+}
+"""family -> kernel -> the target it needs (spec 01 §11.2), over all build targets."""
+
+BIG_ENDIAN = "s390x (big-endian)"
+CROSS = {"aarch64": "aarch64", "s390x": BIG_ENDIAN}
+"""ci/cross-run architectures -> the target label of their rows; the portable kernels are
+also checked on the big-endian one."""
+
+REPO = Path(__file__).resolve().parents[1]
+TIERS = ("native", "all")
+SEED = 1
+"""Seed of the scan catalogue (conformance.families) the host rows are checked on."""
+
+
+class Tier(NamedTuple):
+    """One row of the matrix."""
+
+    family: str
+    kernel: str
+    target: str         # where it was checked: x86-64, aarch64, s390x (big-endian)
+    coverage: str       # native, "emulated (<emulator>)" or "not covered"
+    result: str         # passed, failed or "not run"
+    detail: str = ""    # cases checked, first mismatch, or why not covered
+
+
+def host_target() -> str:
+    """This machine's target label (x86-64, aarch64, ...)."""
+    m = platform.machine().lower()
+    return {"x86_64": "x86-64", "amd64": "x86-64", "arm64": "aarch64"}.get(m, m)
+
+
+@functools.cache
+def _cases(family: str) -> list:
+    return FAMILIES[family].cases(SEED)
+
+
+def checked(family: str, kernel: str, target: str, coverage: str, run=None) -> Tier:
+    """The row of ``kernel`` after its scan-identity check on the catalogue against the
+    family's reference kernel, or for the reference itself against the model (``run``: an
+    emulated runner, see conformance.emulate.runner; default the native kernel)."""
+    if family not in FAMILIES:
+        return Tier(family, kernel, target, coverage, "not run", "no scan catalogue for this family")
+    if kernel == FAMILIES[family].reference and run is None:
+        bad = model_mismatches(family, _cases(family))      # the reference is checked against the model
+    else:
+        bad = scan_mismatches(family, kernel, _cases(family), run)
+    detail = f"{len(_cases(family))} scan cases" + (f", {len(bad)} differ, first: {bad[0]}" if bad else "")
+    return Tier(family, kernel, target, coverage, "failed" if bad else "passed", detail)
+
+
+def _row(st, coverage: str, run: bool) -> Tier:
+    if coverage == NOT_COVERED:
+        return Tier(st.family, st.kernel, host_target(), coverage, "not run", st.reason or "")
+    if not run:
+        return Tier(st.family, st.kernel, host_target(), coverage, "not run")
+    emulated = None if coverage == NATIVE else emulate.runner(st.family, st.kernel)
+    return checked(st.family, st.kernel, host_target(), coverage, emulated)
+
+
+def host_rows(tiers: str = "native", run: bool = True) -> list:
+    """Rows for this host's kernels, each verified the way ``chunkers.kernels()`` says it can
+    be here, plus :func:`emulated_native_rows` for ``tiers="all"``; ``run=False`` reports
+    coverage only (result "not run")."""
+    rows = [_row(st, st.coverage, run) for st in chunkers.kernels()]
+    return rows + (emulated_native_rows(run) if tiers == "all" else [])
+
+
+def emulated_native_rows(run: bool = True) -> list:
+    """The bochscpu rows of the kernels that also run natively here (a check of the emulator
+    path on a machine that can cross-check it)."""
+    cov = f"emulated ({emulate.EMULATOR})"
+    return [_row(st, cov, run) for st in chunkers.kernels()
+            if st.coverage == NATIVE and emulate.covers(st.family, st.kernel)]
+
+
+def run_cross(arch: str) -> list:
+    """Run ``ci/cross-run arch`` and turn its report into rows; a failed setup is one failed row."""
+    script, report = REPO / "ci" / "cross-run", REPO / "ci" / "cross" / f"report-{arch}.json"
+    if not script.exists():
+        return [Tier("*", "*", CROSS[arch], NOT_COVERED, "not run", f"{script} not found (needs a source checkout)")]
+    report.unlink(missing_ok=True)
+    proc = subprocess.run([str(script), arch], cwd=REPO)
+    if not report.exists():
+        return [Tier("*", "*", CROSS[arch], f"emulated (qemu-{arch})", "failed",
+                     f"ci/cross-run {arch} exited {proc.returncode} before reporting")]
+    data = json.loads(report.read_text())
+    rows = [Tier(r["family"], r["kernel"], CROSS[arch], r["coverage"], r["result"],
+                 f"{r['cases']} scan cases, {r['chunk_runs']} chunk runs" + (
+                     f", {r['mismatch_count']} differ, first: {r['mismatches'][0]}" if r["mismatches"] else r["detail"]))
+            for r in data["kernels"]]
+    if data["pytest"]["result"] != "skipped":
+        rows.append(Tier("*", "golden vectors", CROSS[arch], f"emulated (qemu-{arch})", data["pytest"]["result"],
+                         " ".join(data["pytest"].get("files", []))))
+    if proc.returncode and not any(r.result == "failed" for r in rows):
+        rows.append(Tier("*", "*", CROSS[arch], f"emulated (qemu-{arch})", "failed",
+                         f"ci/cross-run {arch} exited {proc.returncode}"))
+    return rows
+
+
+def other_rows(tiers: str = "native", run: bool = True) -> list:
+    """Rows of the other targets: the qemu runs (``tiers="all"`` and ``run``), else one
+    "not covered" row per kernel of another target and per portable kernel on big-endian."""
+    rows = []
+    if tiers == "all" and run:
+        for arch in CROSS:
+            rows += run_cross(arch)
+    covered = {(r.family, r.kernel, r.target) for r in rows} | {("*", "*", r.target) for r in rows}
+    for arch, label in CROSS.items():
+        for family, kernels in ALL_KERNELS.items():
+            for kernel, target in kernels.items():
+                needed = target == label or (target == PORTABLE and label == BIG_ENDIAN)
+                if needed and label != host_target() and (family, kernel, label) not in covered:
+                    rows.append(Tier(family, kernel, label, NOT_COVERED, "not run",
+                                     f"run ci/cross-{arch} (or --tiers all)"))
+    return rows
+
+
+def matrix(tiers: str = "native", run: bool = True) -> list:
+    """All rows: :func:`host_rows` and :func:`other_rows`."""
+    return host_rows(tiers, run) + other_rows(tiers, run)
+
+
+def extra_rows(tiers: str = "native", run: bool = True) -> list:
+    """The rows the main job's own matrix (this host's kernels, conformance.job) lacks."""
+    return (emulated_native_rows(run) if tiers == "all" else []) + other_rows(tiers, run)
+
+
+def overlay(rows, results) -> list:
+    """``rows`` with each row of ``results`` in place of the row it verified: the same family,
+    kernel and target with the same coverage, or one that was not covered (else appended)."""
+    out = list(rows)
+    for r in results:
+        at = [i for i, o in enumerate(out) if (o.family, o.kernel, o.target) == (r.family, r.kernel, r.target)
+              and o.coverage in (r.coverage, NOT_COVERED)]
+        if at:
+            out[at[0]] = r
+            out = [o for i, o in enumerate(out) if i not in at[1:]]
+        else:
+            out.append(r)
+    return out
+
+
+def format_rows(rows) -> str:
+    """The matrix as an aligned text table."""
+    head = Tier("family", "kernel", "target", "coverage", "result", "detail")
+    widths = [max(len(str(r[i])) for r in [head, *rows]) for i in range(5)]
+    return "\n".join("  ".join(str(v).ljust(w) for v, w in zip(r[:5], widths)) + "  " + r.detail[:160]
+                     for r in [head, *rows])
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m conformance.tiers", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--tiers", choices=TIERS, default="native",
+                    help="native: this host, emulating only what it cannot run; all: also every emulator "
+                         "route (bochscpu for native kernels too, qemu-user aarch64 and s390x)")
+    ap.add_argument("--strict", action="store_true", help="exit 1 if any tier is not covered")
+    ap.add_argument("--json", help="write the rows as JSON here")
+    args = ap.parse_args(argv)
+    rows = matrix(args.tiers)
+    print(format_rows(rows))
+    if args.json:
+        Path(args.json).write_text(json.dumps([r._asdict() for r in rows], indent=1))
+    failed = any(r.result == "failed" for r in rows)
+    uncovered = args.strict and any(r.coverage == NOT_COVERED for r in rows)
+    return 1 if failed or uncovered else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
