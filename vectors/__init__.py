@@ -92,20 +92,24 @@ def validate(doc: dict) -> None:
 LINE = 100
 """Objects and lists whose one-line form is at most this long are written on one line."""
 
+FIELD_DEPTH = 5
+"""Nesting depth of a test's fields: their values are always written on one line."""
+
 
 def dumps(doc: dict) -> str:
-    """Byte-stable text of a document: keys sorted, ASCII, two-space indent, an object or list on
-    one line when that fits in LINE characters (lists of integers always), a final newline."""
-    return _dump(doc, "") + "\n"
+    """Byte-stable text of a document: keys sorted, ASCII, two-space indent, one line per field of
+    a test, any other object or list on one line when that fits in LINE characters, a final newline."""
+    return _dump(doc, "", 0) + "\n"
 
 
-def _dump(o, pad: str) -> str:
+def _dump(o, pad: str, depth: int) -> str:
     line = json.dumps(o, sort_keys=True)
-    if len(line) <= LINE or (isinstance(o, list) and all(isinstance(x, int) for x in o)):
+    if len(line) <= LINE or depth >= FIELD_DEPTH or (isinstance(o, list) and all(isinstance(x, int) for x in o)):
         return line
     inner = pad + "  "
     if isinstance(o, dict):
-        return "{\n" + ",\n".join(f"{inner}{json.dumps(k)}: {_dump(o[k], inner)}" for k in sorted(o)) + f"\n{pad}}}"
+        return ("{\n" + ",\n".join(f"{inner}{json.dumps(k)}: {_dump(o[k], inner, depth + 1)}" for k in sorted(o))
+                + f"\n{pad}}}")
     if isinstance(o, list):
-        return "[\n" + ",\n".join(inner + _dump(x, inner) for x in o) + f"\n{pad}]"
+        return "[\n" + ",\n".join(inner + _dump(x, inner, depth + 1) for x in o) + f"\n{pad}]"
     return line

@@ -62,7 +62,7 @@ NOTES = {
     "SeedExtreme": "buzhash seed at the ends of the C int range",
     "ShorterThanMin": "input too short to be hashed: one final chunk",
     "SizeExtreme": "chunk size exponents at a limit: min 0, min + 1 = max, or max 24",
-    "SpecExample": "an example whose numbers the spec states (spec 04 / 05)",
+    "SpecExample": "an example whose numbers the spec states (spec 04 / 05 / 10)",
     "LengthBoundary": "input length just around min, max or a multiple of max: the final chunk's length",
     "TailLength": "a cut in the tail of a scan span (after the kernels' full blocks), span lengths 33..40",
     "WindowExtreme": "window at a limit: 1, 2, 32 / 64 (rotation 0), or w + min + 1 = max",
@@ -229,7 +229,7 @@ def _planted(shape: Shape) -> list:
     if shape.nc:
         for f in (normal - 1, normal, normal + 1):
             targets[("NormalSizeBoundary", f"first chunk {f} bytes, normal size {normal}")] = f
-    out = _search(shape, params, ns, targets, hi + 8)
+    out = _search(shape, params, ns, targets, normal + 64)
     params = shape.params(mn, mn + 4, 5, 0, w=w)
     out += _search(shape, params, 0, {("LaneCut", f"first cut at scan position {j} (block {j // 8}, lane {j % 8})"):
                                       shape.cut_length(lo, j) for j in range(24)}, lo + w + 48)
@@ -239,8 +239,9 @@ def _planted(shape: Shape) -> list:
         out += _search(shape, params, 0, {("TailLength", f"span of {n} positions, cut at position {j}"):
                                           shape.cut_length(lo, j) for j in positions},
                        lo + (w if shape.window else 0) + n)
+    hi >>= 1
     longest = hi - 1 - (w if shape.window else 0)
-    params = shape.params(mn, mn + 4, 9, 0, w=w)
+    params = shape.params(mn, mn + 3, 9, 0, w=w)
     out += _search(shape, params, 0, {("CutAtMax", f"first chunk {longest} bytes"): longest}, hi + 8)
     return out
 
@@ -419,12 +420,36 @@ def _fixed() -> list:
     return out
 
 
+AES_SC = generated("sha_ctr", 262144, label="")
+"""SC of spec 10 §1: SHA-256(LE64(i)) concatenated (an empty label)."""
+
+
+def _aes(name: str) -> list:
+    """An AES chunker (spec 06-09): window-less, nc, chunk_min_exp >= 6; the spec 10 §6-7 rows."""
+    shape = Shape(name, None, True, min_floor=6)
+    spec = [Case((name,) + params, AES_SC, ("SpecExample",), "spec 10 6: SC", key=KEYS[k])
+            for params in ((10, 16, 12, 0), (10, 16, 12, 2), (6, 15, 7, 3), (12, 17, 12, 0)) for k in ("Z", "K0")]
+    spec += [Case((name,) + params, generated("constant", 300000, byte=byte), ("SpecExample",),
+                  f"spec 10 7.1: 300000 bytes of {byte:#04x}", key=KEYS["Z"])
+             for byte in (0, 0x42) for params in ((10, 16, 12, 2), (6, 15, 1, 0), (6, 15, 2, 1))]
+    spec += [Case((name,) + params, generated("lcg", 100000), ("SpecExample",), "spec 10 7.2: LCG", key=KEYS["Z"])
+             for params in ((10, 16, 12, 0), (6, 15, 4, 2))]
+    spec += [Case((name, 10, 16, 1, 0), generated("sha_ctr", n, label=""), ("SpecExample",), f"spec 10 7.3: SC[:{n}]",
+                  key=KEYS["Z"]) for n in (0, 1, 64, 1024, 1025, 1026, 1100)]
+    return cdc_cases(shape, spec)
+
+
 CHUNKERS = {
     "fastcdc": Entry("fastcdc", "fastcdc", "spec 02; golden values spec 05 5.1, 5.4, 6", _fastcdc),
     "buzhash64": Entry("buzhash64", "buzhash64", "spec 03; golden values spec 05 5.2, 5.4, 6", _buzhash64),
     "buzhash": Entry("buzhash", "buzhash", "spec 04 part A; golden values spec 04 A.6, spec 05 5.3, 5.4",
                      _buzhash),
     "fixed": Entry("fixed", "fixed", "spec 04 part B; golden values spec 05 6", _fixed),
+    "rabin-aes": Entry("rabin-aes", "aes", "spec 06, 08; golden values spec 10 6, 7", lambda: _aes("rabin-aes")),
+    "goldilocks-aes": Entry("goldilocks-aes", "aes", "spec 06, 09; golden values spec 10 6, 7",
+                            lambda: _aes("goldilocks-aes")),
+    "toeplitz-aes": Entry("toeplitz-aes", "aes", "spec 06, 07; golden values spec 10 6, 7",
+                          lambda: _aes("toeplitz-aes")),
 }
 """Chunker name -> Entry, in the order the vectors are generated."""
 

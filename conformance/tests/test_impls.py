@@ -47,8 +47,10 @@ def test_borg_adapter_kernels(stub_borg):
     assert stub_borg.unavailable() is None
     ours = impls.Ours()
     for family in FAMILIES:
+        names = {k for k, _ in stub_borg.kernels(family)}
         runnable = {k for k, why in stub_borg.kernels(family) if why is None}
-        assert runnable == {k for k, why in ours.kernels(family) if why is None}, family
+        assert runnable == {k for k, why in ours.kernels(family) if why is None and k in names}, family
+        assert runnable, family
     reasons = dict(stub_borg.kernels("fastcdc"))
     assert all(r is None or "avx" in r or "neon" in r for r in reasons.values())
 

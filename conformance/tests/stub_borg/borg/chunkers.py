@@ -79,3 +79,25 @@ class Chunker(_Wrapped):
 class ChunkerFixed(_Wrapped):
     def __init__(self, block_size, header_size=0, sparse=False):
         self._impl = ours.Fixed(block_size, 0 if _fault("header") else header_size, sparse=sparse)
+
+
+class _AES(_Wrapped):
+    CLASS = None
+
+    def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level=0, *, normal_size=0,
+                 sparse=False):
+        self._impl = self.CLASS(key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size,
+                                kernel=_kernel("BORG_AES_CHUNKER_KERNEL"), sparse=sparse)
+        self.kernel = self._impl.kernel
+
+
+class ChunkerRabinAES(_AES):
+    CLASS = ours.RabinAES
+
+
+class ChunkerGoldilocksAES(_AES):
+    CLASS = ours.GoldilocksAES
+
+
+class ChunkerToeplitzAES(_AES):
+    CLASS = ours.ToeplitzAES
