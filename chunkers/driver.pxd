@@ -5,6 +5,7 @@ cdef class Chunker:
     cdef ck_params params
     cdef ck_scanner scanner
     cdef bint ready
+    cdef readonly bint sparse
     cdef readonly str name
     cdef readonly str kernel
     cdef readonly tuple params_tuple
