@@ -5,20 +5,21 @@
 # a finding is minimized into fuzz/regressions/TARGET/ and printed here in base64.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+PY=${PYTHON:-python3}
 
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-python3 -c 'import atheris' 2>/dev/null || python3 -m pip install -q atheris==3.0.0 || exit 2
+"$PY" -c 'import atheris' 2>/dev/null || "$PY" -m pip install -q atheris==3.0.0 || exit 2
 if ! command -v clang >/dev/null; then
   as_root apt-get update -qq && as_root apt-get install -y -qq clang llvm || exit 2
 fi
-python3 -c 'import chunkers' 2>/dev/null || python3 setup.py -q build_ext --inplace || exit 2
+"$PY" -c 'import chunkers' 2>/dev/null || "$PY" setup.py -q build_ext --inplace || exit 2
 
-python3 -m fuzz build || exit 2
+"$PY" -m fuzz build || exit 2
 before=$(find fuzz/regressions -type f 2>/dev/null | sort)
 status=0
-python3 -m fuzz run all --time "${FUZZ_TIME:-60}" --jobs 1 || status=1
+"$PY" -m fuzz run all --time "${FUZZ_TIME:-60}" --jobs 1 || status=1
 for f in $(comm -13 <(echo "$before") <(find fuzz/regressions -type f | sort)); do
   echo "NEW REGRESSION $f (base64): $(base64 -w0 "$f")"
 done
-python3 -m pytest -q -rs fuzz || status=1
+"$PY" -m pytest -q -rs fuzz || status=1
 exit $status
