@@ -27,7 +27,7 @@ from typing import NamedTuple
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
 from chunkers.api import make_chunker  # noqa: E402
-from chunkers.kernels import why_not  # noqa: E402
+from chunkers.registry import why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 
@@ -215,8 +215,8 @@ def TestOneInput(raw: bytes) -> None:
     try:
         chunker = make(params, case["key"], case["kernel"], case["normal_size"])
     except CLEAN_ERRORS as exc:
-        check(why is not None, lambda: f"valid {params} (normal_size {case['normal_size']}, kernel "
-                                       f"{case['kernel']!r}) was rejected: {exc!r}")
+        check(why is not None, lambda e=exc: f"valid {params} (normal_size {case['normal_size']}, kernel "
+                                             f"{case['kernel']!r}) was rejected: {e!r}")
         return
     check(why is None or why is ..., f"invalid {params} ({why}) was accepted")
     name = f"{params} kernel={chunker.kernel}"
@@ -268,4 +268,4 @@ def seeds() -> list:
 
 if __name__ == "__main__":
     from fuzz.harness import main
-    main(TestOneInput, instrument=("chunkers.params", "chunkers.kernels", "chunkers.api"))
+    main(TestOneInput, instrument=("chunkers.params", "chunkers.registry", "chunkers.api"))
