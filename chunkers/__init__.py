@@ -7,15 +7,19 @@ input give the same cut points (specification: spec 01-10 of the project).
 from chunkers.driver import Chunk, cpu_features
 from chunkers.fastcdc import FastCDC
 from chunkers.buzhash64 import BuzHash64
+from chunkers.buzhash import BuzHash
+from chunkers.fixed import Fixed
 from chunkers.aes import GoldilocksAES, RabinAES, ToeplitzAES
 from chunkers.registry import KernelStatus, kernels
 from chunkers.params import ParamsError, parse_params
 from chunkers.api import chunk_sizes, make_chunker
 
 __all__ = [
+    "BuzHash",
     "BuzHash64",
     "Chunk",
     "FastCDC",
+    "Fixed",
     "GoldilocksAES",
     "KernelStatus",
     "ParamsError",

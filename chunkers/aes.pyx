@@ -384,7 +384,8 @@ cdef class AESChunker(Chunker):
     most 2**chunk_max_exp. ``hash_mask_bits``: cut probability 2**-bits per
     position (low-bit mask on the AES output). ``nc_level`` / ``normal_size``
     (bytes, 0 = automatic): normalized chunking. ``kernel``: scan path name,
-    else $CHUNKERS_AES_KERNEL, else the default. Raises ParamsError (a
+    else $CHUNKERS_AES_KERNEL, else the default. ``sparse``: read file holes
+    as zeros without reading them (spec 01 §8; never changes the cuts). Raises ParamsError (a
     ValueError: a rule of spec 06 §9.1 / 01 §4.1 broken), ValueError (key not
     32 bytes, kernel cannot run), TypeError (non-bytes key, non-int
     parameter), MemoryError (OpenSSL could not be set up). ``chunkify``
@@ -396,7 +397,7 @@ cdef class AESChunker(Chunker):
     cdef aes_hooks hooks
 
     cdef _setup(self, str name, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size,
-                kernel):
+                kernel, sparse):
         # spec 06 §9.1 order: min exp, common checks, key, kernel, context
         self._check_fresh()
         if isinstance(chunk_min_exp, int) and not isinstance(chunk_min_exp, bool) and chunk_min_exp < 6:
@@ -410,6 +411,7 @@ cdef class AESChunker(Chunker):
         self.hooks.scan = _kernel(kname)
         aes_scanner(&self.hooks, &self.scanner)
         self.kernel = kname
+        self.sparse = sparse
         self.set_driver(name, (name, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level), min_size, max_size,
                         nc_masks(hash_mask_bits, nc_level, normal_size, False), nc_level, 0)
 
@@ -426,8 +428,9 @@ cdef class RabinAES(AESChunker):
     """
 
     def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level=0, normal_size=0, *,
-                 kernel=None):
-        self._setup("rabin-aes", key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size, kernel)
+                 kernel=None, sparse=False):
+        self._setup("rabin-aes", key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size, kernel,
+                    sparse)
 
 
 cdef class GoldilocksAES(AESChunker):
@@ -437,9 +440,9 @@ cdef class GoldilocksAES(AESChunker):
     """
 
     def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level=0, normal_size=0, *,
-                 kernel=None):
+                 kernel=None, sparse=False):
         self._setup("goldilocks-aes", key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size,
-                    kernel)
+                    kernel, sparse)
 
 
 cdef class ToeplitzAES(AESChunker):
@@ -449,9 +452,9 @@ cdef class ToeplitzAES(AESChunker):
     """
 
     def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level=0, normal_size=0, *,
-                 kernel=None):
+                 kernel=None, sparse=False):
         self._setup("toeplitz-aes", key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size,
-                    kernel)
+                    kernel, sparse)
 
 
 CHUNKERS = {"rabin-aes": RabinAES, "goldilocks-aes": GoldilocksAES, "toeplitz-aes": ToeplitzAES}

@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 from chunkers.aes import CHUNKERS as AES_CLASSES
+from chunkers.buzhash import BuzHash
 from chunkers.buzhash64 import BuzHash64
 from chunkers.fastcdc import FastCDC
+from chunkers.fixed import Fixed
+from chunkers.registry import resolve
 from chunkers.params import ParamsError, parse_params
 
 ZERO_KEY = bytes(32)
 """The key used when none is given (spec 01 §10: no key object)."""
 
 
-def make_chunker(params, *, key: bytes | None = None, kernel: str | None = None, normal_size: int = 0):
+def make_chunker(params, *, key: bytes | None = None, seed: int = 0, kernel: str | None = None,
+                 normal_size: int = 0, sparse: bool = False):
     """A chunker for ``params`` (a borg params string or tuple, see parse_params).
 
-    ``key``: 32 bytes, None = 32 zero bytes. ``kernel``: scan kernel name or
-    None (environment / default). Raises ParamsError (ValueError) for invalid
-    or unsupported params and whatever the chunker's constructor raises.
+    ``key``: 32 bytes, None = 32 zero bytes (keyed chunkers). ``seed``: the
+    legacy buzhash seed, a C int (spec 01 §10: 0 without a key).
+    ``kernel``: scan kernel name or None (environment / default); the
+    single-implementation chunkers (buzhash, fixed) accept None or
+    ``"single"``. ``normal_size``: bytes, 0 = automatic (fastcdc, buzhash64).
+    ``sparse``: read file holes as zeros (spec 01 §8). Raises ParamsError
+    (ValueError) for invalid or unsupported params and whatever the
+    chunker's constructor raises.
     """
     p = parse_params(params)
     key = ZERO_KEY if key is None else key
@@ -25,20 +34,29 @@ def make_chunker(params, *, key: bytes | None = None, kernel: str | None = None,
         p = ("fastcdc", 19, 23, 21, 2)
         algo = "fastcdc"
     if algo == "fastcdc" and len(p) == 5:
-        return FastCDC(key, *p[1:], normal_size, kernel=kernel)
+        return FastCDC(key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
     if algo == "buzhash64" and len(p) == 6:
-        return BuzHash64(key, *p[1:], normal_size, kernel=kernel)
+        return BuzHash64(key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
     if algo in AES_CLASSES and len(p) == 5:
-        return AES_CLASSES[algo](key, *p[1:], normal_size, kernel=kernel)
+        return AES_CLASSES[algo](key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
+    if algo in ("buzhash", "fixed") and normal_size:
+        raise ParamsError(f"{algo} has no normal_size (no normalized chunking)")
+    if algo == "buzhash" and len(p) == 5:
+        resolve("buzhash", kernel)
+        return BuzHash(seed, *p[1:], sparse=sparse)
+    if algo == "fixed" and len(p) in (2, 3):
+        resolve("fixed", kernel)
+        return Fixed(*p[1:], sparse=sparse)
     raise ParamsError(f"unsupported chunker params: {p!r}")
 
 
-def chunk_sizes(params, data, *, key: bytes | None = None, kernel: str | None = None) -> list[int]:
+def chunk_sizes(params, data, *, key: bytes | None = None, seed: int = 0, kernel: str | None = None) -> list[int]:
     """Chunk sizes in bytes, in stream order, of ``data`` under ``params``.
 
     ``params``: a borg params string such as ``"fastcdc,19,23,21,2"`` (or a
     params tuple); ``data``: bytes-like, binary file object or fd; ``key``: 32
-    bytes, None = 32 zero bytes; ``kernel``: scan kernel name or None. The
-    sizes sum to the input length; empty input gives ``[]``.
+    bytes, None = 32 zero bytes; ``seed``: legacy buzhash seed; ``kernel``:
+    scan kernel name or None. The sizes sum to the input length; empty input
+    gives ``[]``.
     """
-    return make_chunker(params, key=key, kernel=kernel).chunk_sizes(data)
+    return make_chunker(params, key=key, seed=seed, kernel=kernel).chunk_sizes(data)

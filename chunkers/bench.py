@@ -19,6 +19,8 @@ from chunkers.params import mask
 BENCH_PARAMS = {
     "fastcdc": ["fastcdc,19,23,21,2"],
     "buzhash64": ["buzhash64,19,23,21,4095,2"],
+    "buzhash": ["buzhash,19,23,21,4095"],
+    "fixed": ["fixed,4194304"],
     "aes": ["toeplitz-aes,19,23,21,2", "rabin-aes,19,23,21,2", "goldilocks-aes,19,23,21,2"],
 }
 """Family -> chunker params strings benchmarked in chunking mode."""

@@ -15,7 +15,7 @@ from chunkers.params import check_common, check_key, check_window, nc_masks
 
 cdef extern from "csrc/buzhash64/buzhash64.h":
     ctypedef size_t (*buzhash64_scan_fn)(const uint64_t *table, const uint64_t *table_rot, const uint8_t *pr,
-                                         const uint8_t *pa, size_t n, uint64_t *sum, uint64_t mask) nogil
+                                         const uint8_t *pa, size_t n, uint64_t *sum, uint64_t mask)
     ctypedef struct buzhash64_ctx:
         uint64_t table[256]
         uint64_t table_rot[256]
@@ -110,7 +110,9 @@ cdef class BuzHash64(Chunker):
     probability 2**-bits per window (low-bit mask). ``hash_window_size``: w
     bytes, w + 2**min + 1 <= 2**max. ``nc_level`` / ``normal_size`` (bytes,
     0 = automatic): normalized chunking. ``kernel``: scan kernel name, else
-    $CHUNKERS_BUZHASH64_KERNEL, else the default. Raises ValueError (kernel
+    $CHUNKERS_BUZHASH64_KERNEL, else the default. ``sparse``: read file
+    holes as zeros without reading them (spec 01 §8; never changes the
+    cuts). Raises ValueError (kernel
     cannot run, bad key length, rule of spec 01 §4.1 / 03 §1 broken) or
     TypeError (non-bytes key, non-int parameter).
     """
@@ -118,7 +120,7 @@ cdef class BuzHash64(Chunker):
     cdef buzhash64_ctx ctx
 
     def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size, nc_level=0,
-                 normal_size=0, *, kernel=None):
+                 normal_size=0, *, kernel=None, sparse=False):
         self._check_fresh()
         check_window(hash_window_size, chunk_min_exp, chunk_max_exp)
         _fill_table(key, self.ctx.table)
@@ -129,6 +131,7 @@ cdef class BuzHash64(Chunker):
         self.ctx.scan = _kernel(name)
         buzhash64_scanner(&self.ctx, &self.scanner)
         self.kernel = name
+        self.sparse = sparse
         self.set_driver("buzhash64", ("buzhash64", chunk_min_exp, chunk_max_exp, hash_mask_bits,
                                       hash_window_size, nc_level),
                         min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, False), nc_level,

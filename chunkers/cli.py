@@ -36,8 +36,9 @@ def _key(text: str | None) -> bytes | None:
 def cmd_cut(args) -> int:
     try:
         params = parse_params(args.params)
-        chunker = chunkers.make_chunker(params, key=_key(args.key), kernel=args.kernel)
-    except ValueError as e:
+        chunker = chunkers.make_chunker(params, key=_key(args.key), seed=args.seed, kernel=args.kernel,
+                                        sparse=args.sparse)
+    except (ValueError, OverflowError) as e:
         raise UsageError(str(e)) from None
     if args.file == "-":
         sizes = [c.size for c in chunker.chunkify(sys.stdin.buffer)]
@@ -75,7 +76,9 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cut", help="print the chunk sizes of a file")
     c.add_argument("--params", required=True, help="chunker params, e.g. fastcdc,19,23,21,2")
     c.add_argument("--key", help="chunker key, 64 hex digits (default: 32 zero bytes)")
+    c.add_argument("--seed", type=int, default=0, help="legacy buzhash seed, a C int (default 0)")
     c.add_argument("--kernel", help="scan kernel name (default: the env var or the platform default)")
+    c.add_argument("--sparse", action="store_true", help="read file holes as zeros without reading them")
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.add_argument("file", help="input file, or - for standard input")
     c.set_defaults(func=cmd_cut)

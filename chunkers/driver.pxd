@@ -1,13 +1,16 @@
-from chunkers._native cimport ck_params, ck_scanner, ck_kernel
+from libc.stdint cimport uint8_t
+from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor
 
 cdef class Chunker:
     cdef ck_params params
     cdef ck_scanner scanner
     cdef bint ready
+    cdef readonly bint sparse
     cdef readonly str name
     cdef readonly str kernel
     cdef readonly tuple params_tuple
 
+    cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *
     cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,
                     int nc_level, size_t window)
 

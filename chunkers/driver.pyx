@@ -8,10 +8,12 @@ yields :class:`Chunk` records. Cut points never depend on how reads are split
 (spec 01 §7).
 """
 
+import errno
+import io
 import os
 from typing import NamedTuple
 
-from libc.string cimport memmove
+from libc.string cimport memmove, memset
 from libc.stdint cimport uint8_t
 from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_next_cut, ck_all_zero,
                                ck_cpu_features, ck_cpu_feature_name, CK_CPU_FEATURE_COUNT,
@@ -87,6 +89,16 @@ cdef class Chunker:
         self.params_tuple = params_tuple
         self.ready = True
 
+    cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *:
+        """ck_next_cut without the GIL (the buffers stay exported while it runs); a
+        failed AES backend raises RuntimeError and abandons the chunk (spec 06 §9.3)."""
+        cdef size_t r
+        with nogil:
+            r = ck_next_cut(&self.params, &self.scanner, cur, p, avail, eof)
+        if r == CK_SCAN_FAILED:
+            raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+        return r
+
     def _check_fresh(self):
         if self.ready:
             raise TypeError(f"{type(self).__name__} is already initialized")
@@ -114,7 +126,8 @@ cdef class Chunker:
 
         ``source``: a bytes-like object (scanned in place, zero copy), a binary
         file object with ``readinto`` or ``read``, or an ``int`` file
-        descriptor. Empty input yields nothing. Chunks concatenate to the
+        descriptor (see :func:`open_source`; ``sparse`` chunkers read holes as
+        zeros). Empty input yields nothing. Chunks concatenate to the
         input; each non-final chunk is within the chunker's size bounds.
         Raises TypeError for other sources, OSError / ValueError when a read
         fails or a reader misbehaves (chunks already yielded stay valid), and
@@ -122,19 +135,8 @@ cdef class Chunker:
         """
         if not self.ready:
             raise TypeError(f"{type(self).__name__} was not initialized")
-        if isinstance(source, int) and not isinstance(source, bool):
-            return self._stream(_FdReader(source))
-        try:
-            view = memoryview(source)
-        except TypeError:
-            view = None
-        if view is not None:
-            return self._memory(view)
-        if hasattr(source, "readinto"):
-            return self._stream(_ReadintoReader(source))
-        if hasattr(source, "read"):
-            return self._stream(_ReadReader(source))
-        raise TypeError(f"cannot chunk a {type(source).__name__}: need bytes-like, a binary file or an fd")
+        src = open_source(source, self.sparse)
+        return self._memory(src) if isinstance(src, memoryview) else self._stream(src)
 
     def chunk_sizes(self, source):
         """The chunk sizes in bytes, in stream order, of ``source`` (as for chunkify).
@@ -154,23 +156,18 @@ cdef class Chunker:
         cur.started = 0
         sizes = []
         while pos < n:
-            r = ck_next_cut(&self.params, &self.scanner, &cur, &data[pos], n - pos, 1)
-            if r == CK_SCAN_FAILED:
-                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            r = self.next_cut(&cur, &data[pos], n - pos, 1)
             sizes.append(r)
             pos += r
         return sizes
 
     def _memory(self, view):
-        view = _byte_view(view)
         cdef const uint8_t[::1] data = view
         cdef size_t n = data.shape[0], pos = 0, r
         cdef ck_cursor cur
         cur.started = 0
         while pos < n:
-            r = ck_next_cut(&self.params, &self.scanner, &cur, &data[pos], n - pos, 1)
-            if r == CK_SCAN_FAILED:
-                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            r = self.next_cut(&cur, &data[pos], n - pos, 1)
             if ck_all_zero(&data[pos], r):
                 yield Chunk(None, r, True)
             else:
@@ -188,9 +185,7 @@ cdef class Chunker:
         cdef ck_cursor cur
         cur.started = 0
         while True:
-            r = ck_next_cut(&self.params, &self.scanner, &cur, base + start, end - start, eof)
-            if r == CK_SCAN_FAILED:
-                raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
+            r = self.next_cut(&cur, base + start, end - start, eof)
             if r != CK_NEED_MORE:
                 if ck_all_zero(base + start, r):
                     yield Chunk(None, r, True)
@@ -215,6 +210,115 @@ def _byte_view(view):
     if not view.c_contiguous:
         raise ValueError("in-memory source must be C-contiguous")
     return view.cast("B") if view.format != "B" or view.ndim != 1 else view
+
+
+def all_zero(data):
+    """True iff every byte of the bytes-like ``data`` is zero (True when empty)."""
+    cdef const uint8_t[::1] d = _byte_view(memoryview(data))
+    return d.shape[0] == 0 or ck_all_zero(&d[0], d.shape[0]) != 0
+
+
+def open_source(source, sparse=False):
+    """The input stream of ``source`` (spec 01 §8): a 1-D byte memoryview or a reader.
+
+    ``source``: bytes-like (returned as a memoryview, zero copy; ValueError if
+    not C-contiguous), an ``int`` file descriptor, or a binary file object
+    with ``readinto`` or ``read``. A reader is a callable ``reader(view) ->
+    n`` filling ``view[:n]`` with the next ``n`` bytes, ``n == 0`` only at the
+    end of the stream. With ``sparse``, a descriptor or an OS file object
+    (io.FileIO, or a buffered reader over one) whose file system reports
+    holes (SEEK_DATA / SEEK_HOLE) is read from its current position with
+    holes supplied as zero bytes, unread; the stream is the same bytes either
+    way, and any other source is read normally. Raises TypeError for other
+    sources.
+    """
+    if isinstance(source, int) and not isinstance(source, bool):
+        return (sparse and _sparse_reader(source)) or _FdReader(source)
+    try:
+        view = memoryview(source)
+    except TypeError:
+        view = None
+    if view is not None:
+        return _byte_view(view)
+    reader = sparse and _sparse_reader(source)
+    if reader:
+        return reader
+    if hasattr(source, "readinto"):
+        return _ReadintoReader(source)
+    if hasattr(source, "read"):
+        return _ReadReader(source)
+    raise TypeError(f"cannot chunk a {type(source).__name__}: need bytes-like, a binary file or an fd")
+
+
+def _sparse_reader(source):
+    """A _SparseReader for an fd or OS file object at its current position, or None if holes
+    cannot be reported for it (another kind of object, not seekable, no SEEK_DATA)."""
+    if not hasattr(os, "SEEK_DATA"):
+        return None
+    if not isinstance(source, int) and not isinstance(getattr(source, "raw", source), io.FileIO):
+        return None         # e.g. a decompressing reader: its fileno() is not the stream's bytes
+    try:
+        if isinstance(source, int):
+            fd, pos = source, os.lseek(source, 0, os.SEEK_CUR)
+        else:
+            fd, pos = source.fileno(), source.tell()
+        os.lseek(fd, pos, os.SEEK_DATA)
+    except OSError as e:            # ENXIO: no data after pos, i.e. holes are reported
+        if e.errno != errno.ENXIO:
+            return None
+    except (AttributeError, ValueError):
+        return None
+    return _SparseReader(fd, pos, source)
+
+
+cdef class _SparseReader:
+    """Reads a file from ``pos`` with pread; ranges the OS reports as holes are
+    zero-filled without reading them. At the end the source is left positioned
+    at the end of what was read, as with plain reads."""
+    cdef int fd
+    cdef object pos, data_end, hole_end, owner
+
+    def __init__(self, fd, pos, owner):
+        self.fd, self.owner = fd, owner
+        self.pos = self.data_end = self.hole_end = pos
+
+    def __call__(self, view):
+        cdef uint8_t[::1] m
+        if self.pos >= self.data_end and self.pos >= self.hole_end:
+            self._locate()
+        n = len(view)
+        if self.pos < self.hole_end:
+            n = min(n, self.hole_end - self.pos)
+            if n:
+                m = view
+                memset(&m[0], 0, n)
+        else:
+            n = os.preadv(self.fd, [view[:min(n, self.data_end - self.pos)]], self.pos)
+        self.pos += n
+        if n == 0:
+            if isinstance(self.owner, int):
+                os.lseek(self.fd, self.pos, os.SEEK_SET)
+            else:
+                self.owner.seek(self.pos)
+        return n
+
+    def _locate(self):
+        """Find the hole or data range that starts at pos (the end of the file is a hole's end)."""
+        try:
+            start = os.lseek(self.fd, self.pos, os.SEEK_DATA)
+        except OSError as e:
+            if e.errno != errno.ENXIO:
+                raise
+            start = max(os.fstat(self.fd).st_size, self.pos)    # no data after pos
+        if start > self.pos:
+            self.hole_end = start
+            return
+        try:
+            self.data_end = os.lseek(self.fd, self.pos, os.SEEK_HOLE)
+        except OSError as e:
+            if e.errno != errno.ENXIO:
+                raise
+            self.data_end = self.pos                             # at the end of the file
 
 
 cdef class _FdReader:

@@ -14,7 +14,7 @@ from chunkers.params import check_common, check_key, nc_masks
 
 cdef extern from "csrc/fastcdc/fastcdc.h":
     ctypedef int64_t (*fastcdc_scan_fn)(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp,
-                                        uint64_t mask) nogil
+                                        uint64_t mask)
     ctypedef struct fastcdc_ctx:
         uint64_t gear[256]
         fastcdc_scan_fn scan
@@ -90,14 +90,15 @@ cdef class FastCDC(Chunker):
     cut probability 2**-bits per byte (high-bit mask). ``nc_level``:
     normalized chunking level; ``normal_size``: bytes (0 = automatic).
     ``kernel``: scan kernel name, else $CHUNKERS_FASTCDC_KERNEL, else the
-    default. Raises ValueError (kernel cannot run, bad key length, rule of
+    default. ``sparse``: read file holes as zeros without reading them
+    (spec 01 §8; never changes the cuts). Raises ValueError (kernel cannot run, bad key length, rule of
     spec 01 §4.1 broken) or TypeError (non-bytes key, non-int parameter).
     """
 
     cdef fastcdc_ctx ctx
 
     def __init__(self, key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level=0, normal_size=0, *,
-                 kernel=None):
+                 kernel=None, sparse=False):
         self._check_fresh()
         name = resolve("fastcdc", kernel)
         _fill_gear(key, self.ctx.gear)
@@ -105,5 +106,6 @@ cdef class FastCDC(Chunker):
         self.ctx.scan = _kernel(name)
         fastcdc_scanner(&self.ctx, &self.scanner)
         self.kernel = name
+        self.sparse = sparse
         self.set_driver("fastcdc", ("fastcdc", chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level),
                         min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, True), nc_level, 0)

@@ -105,6 +105,26 @@ def check_window(hash_window_size: int, chunk_min_exp: int, chunk_max_exp: int) 
                           f"must not exceed max size 2**{chunk_max_exp}")
 
 
+def check_seed(seed) -> int:
+    """A legacy buzhash seed is a C int, -2**31 .. 2**31-1 (spec 04 A.2); returns ``seed mod 2**32``.
+
+    Raises TypeError for a non-int and OverflowError out of range (as borg does).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"seed must be an int, not {type(seed).__name__}")
+    if not -(1 << 31) <= seed < (1 << 31):
+        raise OverflowError(f"seed={seed} does not fit a C int (-2**31 .. 2**31-1)")
+    return seed & 0xFFFFFFFF
+
+
+def check_fixed(block_size: int, header_size: int) -> None:
+    """The fixed chunker's constructor limits: 1 <= block_size <= MAX_DATA_SIZE, header_size <=
+    MAX_DATA_SIZE (zero or negative: no header). Borg validates nothing here; these bounds keep a
+    nonsense value from looping forever or exhausting memory. TypeError / ParamsError otherwise."""
+    _require_int("block_size", block_size, 1, MAX_DATA_SIZE)
+    _require_int("header_size", header_size, -(1 << 63), MAX_DATA_SIZE)
+
+
 def check_key(key) -> bytes:
     """A chunker key must be ``bytes`` of length 32 (spec 01 §9): TypeError / ValueError otherwise."""
     if not isinstance(key, bytes):

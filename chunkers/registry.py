@@ -21,11 +21,15 @@ NATIVE = "native"
 NOT_COVERED = "not covered"
 
 
+SINGLE = "single"
+"""The ``kernel`` of a chunker with a single implementation (legacy buzhash, fixed): nothing to select."""
+
+
 class Family(NamedTuple):
     """A chunker family's kernel registry."""
 
     name: str
-    env_var: str
+    env_var: str | None    # None: a single implementation, not selectable
     kernels: list          # (name, built, required CPU features) in the order shown in errors
     defaults: dict         # platform.machine() (or "*" for any other) -> preference tuple, first runnable wins
 
@@ -50,8 +54,13 @@ def register(family: Family) -> None:
     _FAMILIES[family.name] = family
 
 
+def register_single(name: str) -> None:
+    """Add a chunker family that has a single implementation, listed as the kernel SINGLE."""
+    register(Family(name, None, [(SINGLE, True, ())], {"*": (SINGLE,)}))
+
+
 def families() -> list[str]:
-    """Names of the registered chunker families (the ones with scan kernels)."""
+    """Names of the registered chunker families (single-implementation ones included)."""
     import chunkers  # noqa: F401  (importing the package registers every family)
     return list(_FAMILIES)
 
@@ -112,7 +121,7 @@ def resolve(family: str, requested: str | None = None) -> str:
     fam = _family(family)
     source = "kernel"
     if requested is None:
-        requested = os.environ.get(fam.env_var, "")
+        requested = os.environ.get(fam.env_var, "") if fam.env_var else ""
         source = fam.env_var
     if not isinstance(requested, str):
         raise TypeError(f"kernel must be a str or None, not {type(requested).__name__}")

@@ -3,8 +3,13 @@
 Runs every chunker family x kernel over the built-in deterministic corpus (the
 adversarial scan catalogue and chunk-level inputs, seeded by ``--seed``) and
 over every regular file under the given paths, compares each kernel with its
-family's reference kernel and the reference with the pure-Python model, prints
-the matrix and exits 1 on any mismatch (printing a minimal reproducer).
+family's reference kernel and the reference with the pure-Python model, runs
+every golden vector (vectors/) on every kernel, prints the matrix and exits 1
+on any mismatch (printing a minimal reproducer). ``--impl NAME`` checks
+another implementation instead (``borg``, ``model`` or ``module:attribute``,
+see conformance.impls): its kernels run the vectors and the chunk-level
+comparisons against our chunkers; an implementation that is not installed
+is skipped with a message (exit 0).
 """
 
 import argparse
@@ -25,9 +30,11 @@ def main(argv=None) -> int:
                    help="native (default): kernels this CPU cannot run are emulated where possible, other targets "
                         "are listed as not covered; all: also every emulator route (bochscpu for native kernels "
                         "too, qemu-user aarch64 and big-endian s390x via ci/cross-run)")
+    p.add_argument("--impl", default="ours", help="implementation under test: ours (default), borg, model or "
+                                                  "module:attribute")
     args = p.parse_args(argv)
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
-               families=args.family, tier_choice=args.tiers)
+               families=args.family, tier_choice=args.tiers, impl=args.impl)
 
 
 if __name__ == "__main__":

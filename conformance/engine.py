@@ -10,13 +10,14 @@ to rerun it.
 
 from __future__ import annotations
 
-import functools
 import itertools
 from typing import Iterable, NamedTuple
 
-import chunkers
 from chunkers.params import parse_params
-from conformance.families import FAMILIES, MODEL_MAX_SPAN, ScanCase, key_bytes
+from conformance import impls
+from conformance.families import FAMILIES, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
+
+_IMPL: impls.Implementation = impls.Ours()
 
 
 class Mismatch(NamedTuple):
@@ -58,22 +59,44 @@ def model_mismatches(family: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
     return out
 
 
-@functools.lru_cache(maxsize=256)
-def chunker(params, key: str = "Z", kernel: str | None = None, normal_size: int = 0):
-    """Our chunker for ``params`` (string or tuple) and the key called ``key`` (see families.key_bytes);
-    cached, since chunkers are reusable and table derivation costs more than a short run."""
-    return chunkers.make_chunker(params, key=key_bytes(key), kernel=kernel, normal_size=normal_size)
+def set_implementation(impl: impls.Implementation) -> None:
+    """Route the chunk-level checks (chunk_sizes, chunks) to ``impl`` (default: ours)."""
+    global _IMPL
+    _IMPL = impl
+
+
+def implementation() -> impls.Implementation:
+    """The implementation the chunk-level checks run."""
+    return _IMPL
+
+
+def _run_args(params, key: str, kernel, normal_size: int) -> tuple:
+    return parse_params(params), dict(key=key_bytes(key), seed=seed_of(key), kernel=kernel, normal_size=normal_size)
+
+
+def chunks(params, source, key: str = "Z", kernel: str | None = None, normal_size: int = 0):
+    """``(size, data or None)`` per chunk of ``source`` from the implementation under test; ``key``
+    names both the key and the buzhash seed (families.key_bytes / seed_of)."""
+    p, kw = _run_args(params, key, kernel, normal_size)
+    return _IMPL.chunks(p, source, **kw)
 
 
 def chunk_sizes(params, data, key: str = "Z", kernel: str | None = None, normal_size: int = 0) -> list[int]:
-    """Chunk sizes of a run of our chunker over ``data``."""
-    return chunker(params, key, kernel, normal_size).chunk_sizes(data)
+    """Chunk sizes of a run of the implementation under test over ``data``."""
+    p, kw = _run_args(params, key, kernel, normal_size)
+    return _IMPL.chunk_sizes(p, data, **kw)
+
+
+def our_sizes(params, data, key: str = "Z", kernel: str | None = None, normal_size: int = 0) -> list[int]:
+    """Chunk sizes from our chunkers, whatever implementation is under test (to search inputs)."""
+    p, kw = _run_args(params, key, kernel, normal_size)
+    return impls.Ours().chunk_sizes(p, data, **kw)
 
 
 def model_sizes(params, data, key: str = "Z", normal_size: int = 0) -> list[int]:
     """Chunk sizes from the pure-Python model."""
-    from conformance import model
-    return model.chunk_sizes(parse_params(params), bytes(data), key=key_bytes(key), normal_size=normal_size)
+    p, kw = _run_args(params, key, None, normal_size)
+    return impls.Model().chunk_sizes(p, bytes(data), **kw)
 
 
 def bounds_violations(params, sizes: list[int], total: int) -> list[str]:

@@ -20,6 +20,11 @@ from conformance.catalogue import ALIGNMENTS, MASK_WIDTHS, SPAN_LENGTHS
 KEYS = {"Z": bytes(32), "KS": bytes(range(32))}
 """Named chunker keys (spec 05 §1); a seeded random key is added as ``R<seed>``."""
 
+SEEDS = {"Z": 0, "KS": 1849058162}
+"""The legacy buzhash seed used where a key is named (spec 05 §1 seeds); ``R<seed>`` is random."""
+
+M32 = 0xFFFFFFFF
+
 MODEL_MAX_SPAN = 600
 """Cases up to this many bytes are also run on the pure-Python model."""
 
@@ -53,6 +58,13 @@ def key_bytes(name: str) -> bytes:
     return random.Random(int(name[1:])).randbytes(32)
 
 
+def seed_of(name: str) -> int:
+    """The legacy buzhash seed (a C int) for the key called ``name`` (see key_bytes)."""
+    if name in SEEDS:
+        return SEEDS[name]
+    return random.Random(int(name[1:])).getrandbits(32) - (1 << 31)
+
+
 def aligned(data: bytes, align: int) -> memoryview:
     """A view of ``data`` starting ``align`` bytes past a 64-byte boundary."""
     buf = bytearray(64 + align + len(data))
@@ -73,13 +85,13 @@ def mask_of(width: int, high: bool) -> int:
 
 @dataclass
 class Family:
-    """A chunker family as the conformance suite sees it."""
+    """A chunker family as the conformance suite sees it (no scan callables: chunk level only)."""
 
     name: str
     reference: str                                   # kernel every other kernel is compared with
-    cases: Callable[[int], list]                     # seed -> list[ScanCase]
-    run: Callable[[ScanCase, str], tuple]            # (case, kernel) -> result
-    model: Callable[[ScanCase], tuple]               # case -> result, from the pure-Python model
+    cases: Callable[[int], list] | None              # seed -> list[ScanCase]
+    run: Callable[[ScanCase, str], tuple] | None     # (case, kernel) -> result
+    model: Callable[[ScanCase], tuple] | None        # case -> result, from the pure-Python model
     chunk_params: list = field(default_factory=list)  # params strings/tuples for chunk-level checks
     chunkers: tuple = ()                             # chunker names whose params belong to this family
 
@@ -187,6 +199,7 @@ def _fastcdc_cases(seed: int) -> list:
 # ---------------------------------------------------------------- buzhash64
 
 BUZHASH64_WINDOWS = (1, 2, 63, 64, 65, 4095)
+"""Windows of the scan catalogue; the last one only in the 'windows' group."""
 
 
 def _buzhash64_run(case: ScanCase, kernel: str) -> tuple:
@@ -201,22 +214,49 @@ def _buzhash64_model(case: ScanCase) -> tuple:
     return buzhash64.scan(table, buzhash64.rotated(table, case.window), case.data, case.window, case.state, case.mask)
 
 
-def _buzhash64_cases(seed: int) -> list:
-    rng = random.Random(seed + 2)
+def _windowed_cases(family: str, seed: int, windows: tuple, bits: int) -> list:
+    """The catalogue of a windowed family with ``bits``-bit states: 64-bit high masks are moved to the
+    top of ``bits`` bits; the window in front of each span repeats the span's pattern."""
+    rng = random.Random(seed + {64: 2, 32: 3}[bits])
+    word = (1 << bits) - 1
 
     def make(group, key, data, align, state, mask):
-        # data is the span; the window in front of it repeats the span's pattern
-        w = rng.choice(BUZHASH64_WINDOWS[:5])
+        w = rng.choice(windows[:-1])
         prefix = (data * (w // len(data) + 1))[:w] if data else rng.randbytes(w)
-        return ScanCase("buzhash64", group, key, prefix + data, align, state, mask, w)
+        return ScanCase(family, group, key, prefix + data, align, state & word, (mask & word) or mask >> bits, w)
 
-    out = _common_cases("buzhash64", seed, make) + _lane_cases("buzhash64", seed, make)
-    for w in BUZHASH64_WINDOWS:
+    out = _common_cases(family, seed, make) + _lane_cases(family, seed, make)
+    for w in windows:
         for n in (0, 1, 7, 8, 9, 15, 16, 17, 100, 1000):
-            for state in (0, rng.getrandbits(64)):     # state 0 matches every mask on entry
-                out.append(ScanCase("buzhash64", "windows", rng.choice(["Z", "KS"]), rng.randbytes(w + n),
+            for state in (0, rng.getrandbits(bits)):     # state 0 matches every mask on entry
+                out.append(ScanCase(family, "windows", rng.choice(["Z", "KS"]), rng.randbytes(w + n),
                                     rng.randrange(64), state, mask_of(rng.choice((4, 6, 8, 10)), False), w))
     return out
+
+
+def _buzhash64_cases(seed: int) -> list:
+    return _windowed_cases("buzhash64", seed, BUZHASH64_WINDOWS, 64)
+
+
+# ---------------------------------------------------------------- buzhash (legacy, 32-bit)
+
+BUZHASH_WINDOWS = (1, 2, 31, 32, 33, 63, 64, 65, 4095)
+"""Windows around the 32-bit rotation wrap (w mod 32 = 31, 0, 1); the last one only in the 'windows' group."""
+
+
+def _buzhash_run(case: ScanCase, kernel: str) -> tuple:
+    from chunkers.buzhash import scan
+    return scan(seed_of(case.key), case.window, aligned(case.data, case.align), case.state, case.mask)
+
+
+def _buzhash_model(case: ScanCase) -> tuple:
+    from conformance.model import buzhash
+    table = buzhash.table(seed_of(case.key))
+    return buzhash.scan(table, buzhash.rotated(table, case.window), case.data, case.window, case.state, case.mask)
+
+
+def _buzhash_cases(seed: int) -> list:
+    return _windowed_cases("buzhash", seed, BUZHASH_WINDOWS, 32)
 
 
 # ---------------------------------------------------------------- aes (rabin-aes, goldilocks-aes, toeplitz-aes)
@@ -237,8 +277,26 @@ FAMILIES: dict[str, Family] = {
                         ["buzhash64,6,12,8,64,0", "buzhash64,6,12,8,63,1", "buzhash64,6,12,8,63,2",
                          "buzhash64,6,12,8,65,3", "buzhash64,10,16,12,4095,2", "buzhash64,19,23,21,4095,2"],
                         ("buzhash64",)),
+    "buzhash": Family("buzhash", "single", _buzhash_cases, _buzhash_run, _buzhash_model,
+                      ["buzhash,6,12,8,65", "buzhash,6,12,8,63", ("buzhash", 6, 12, 4, 1), "buzhash,10,16,12,4095",
+                       "buzhash,19,23,21,4095"], ("buzhash",)),
+    "fixed": Family("fixed", "single", None, None, None,
+                    ["fixed,64", "fixed,4096,123", "fixed,1000,-5", "fixed,65536,100000"], ("fixed",)),
     "aes": Family("aes", "evp", _aes("cases"), _aes("run"), _aes("model"),
                   ["toeplitz-aes,6,12,8,0", "rabin-aes,6,12,8,1", "goldilocks-aes,6,12,8,2", "toeplitz-aes,6,12,8,3",
                    "rabin-aes,10,16,12,2", "goldilocks-aes,19,23,21,2"],
                   ("toeplitz-aes", "rabin-aes", "goldilocks-aes")),
 }
+
+
+def scan_families() -> list[str]:
+    """The families with scan-level checks (a scan entry point and a model scan)."""
+    return [name for name, fam in FAMILIES.items() if fam.cases]
+
+
+def family_of(chunker: str) -> str:
+    """The family whose kernels run the chunker called ``chunker`` (e.g. ``rabin-aes``); ValueError if none."""
+    for name, fam in FAMILIES.items():
+        if chunker in fam.chunkers:
+            return name
+    raise ValueError(f"no conformance family runs the chunker {chunker!r}")

@@ -1,5 +1,10 @@
-"""The main job's run: family x kernel over the corpus and real files, the
-matrix, the JSON report and the reproducers (see ``python -m conformance -h``)."""
+"""The main job's run: family x kernel over the corpus, real files and the
+golden vectors, the matrix, the JSON report and the reproducers (see
+``python -m conformance -h``).
+
+With another implementation (``--impl``), its kernels run the vectors and
+the chunk-level comparisons, with our chunkers as the reference; the
+scan-level catalogue, which calls our scan kernels directly, is left out."""
 
 from __future__ import annotations
 
@@ -11,9 +16,10 @@ import time
 from dataclasses import asdict, dataclass, field
 
 import chunkers
-from chunkers.registry import NOT_COVERED
-from conformance import catalogue, emulate, tiers
-from conformance.engine import Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, scan_mismatches
+from chunkers.registry import NATIVE, NOT_COVERED
+from conformance import catalogue, emulate, engine, impls, tiers
+from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
+                                scan_mismatches)
 from conformance.families import FAMILIES
 
 MODEL_PREFIX = 1 << 16
@@ -32,6 +38,7 @@ class Cell:
     coverage: str = "native"        # native, "emulated (<emulator>)" (scan level only) or "not covered"
     reason: str = ""
     scan_cases: int = 0
+    vectors: int = 0
     chunk_runs: int = 0
     bytes: int = 0
     cuts: int = 0
@@ -76,11 +83,15 @@ def _record(cell: Cell, m: Mismatch | None) -> None:
         cell.mismatches.append(m)
 
 
-def check_cell(cell: Cell, sources: list[Source], cases: list, reference_sizes: dict) -> None:
-    """Run one kernel: scan catalogue, then chunk-level runs on every source and params set."""
+def check_cell(cell: Cell, sources: list[Source], cases: list, reference_sizes: dict, ours: bool = True) -> None:
+    """Run one kernel: scan catalogue, chunk-level runs on every source and params set, the vectors.
+
+    ``reference_sizes`` caches the reference sizes per run: with ``ours`` those of the family's
+    reference kernel (which runs first and is also compared with the model), else our chunkers'.
+    """
     fam = FAMILIES[cell.family]
-    for m in (model_mismatches(cell.family, cases) if cell.kernel == fam.reference
-              else scan_mismatches(cell.family, cell.kernel, cases)):
+    reference = ours and cell.kernel == fam.reference
+    for m in (model_mismatches(cell.family, cases) if reference else scan_mismatches(cell.family, cell.kernel, cases)):
         _record(cell, m)
     cell.scan_cases = len(cases)
     for params in fam.chunk_params:
@@ -89,21 +100,40 @@ def check_cell(cell: Cell, sources: list[Source], cases: list, reference_sizes: 
                 t = time.perf_counter()
                 got = chunk_sizes(params, src.data, key, cell.kernel)
                 cell.seconds += time.perf_counter() - t
-                want = reference_sizes.setdefault((params, src.name, key), got)
+                want = reference_sizes.get((params, src.name, key))
+                if want is None:
+                    want = reference_sizes[params, src.name, key] = got if ours else our_sizes(params, src.data, key)
                 if got != want:
                     _record(cell, chunk_mismatch(params, src.data, want, key=key, kernel=cell.kernel, source=src.name))
                 cell.chunk_runs += 1
                 cell.bytes += len(src.data)
                 cell.cuts += len(got)
-                if cell.kernel == fam.reference:
+                if reference:
                     prefix = memoryview(src.data)[:MODEL_PREFIX]
                     _record(cell, chunk_mismatch(params, prefix, model_sizes(params, prefix, key), key=key,
                                                  kernel=cell.kernel, source=f"{src.name}[:{len(prefix)}] vs model"))
+    check_vectors(cell)
+
+
+def check_vectors(cell: Cell) -> None:
+    """Run every golden vector of the cell's family on its kernel (through the implementation under test)."""
+    import vectors
+    from vectors.generate import run_document
+    for name in FAMILIES[cell.family].chunkers:
+        if name not in vectors.names():
+            continue
+        ran, failures = run_document(engine.implementation(), vectors.load(name), cell.kernel)
+        cell.vectors += ran
+        for f in failures:
+            _record(cell, Mismatch("golden vector", f, "the vector's result", "a different result"))
 
 
 def matrix(seed: int, corpus_size: int, paths, families=None, progress=None, patterns=None) -> list[Cell]:
-    """Run the whole job; returns one Cell per family x kernel known on this architecture.
-    ``patterns``: only these catalogue patterns of the built-in corpus (default: all)."""
+    """Run the whole job on the implementation under test (engine.implementation()); returns one
+    Cell per family x kernel it knows on this architecture. ``patterns``: only these catalogue
+    patterns of the built-in corpus (default: all)."""
+    impl = engine.implementation()
+    ours = impl.name == "ours"
     sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)
                if patterns is None or i.name.split("(")[0] in patterns]
     sources += [Source(p, _map(p), real=True) for p in real_files(paths)]
@@ -111,39 +141,45 @@ def matrix(seed: int, corpus_size: int, paths, families=None, progress=None, pat
     for fam_name, fam in FAMILIES.items():
         if families and fam_name not in families:
             continue
-        cases = fam.cases(seed)
+        cases = fam.cases(seed) if ours and fam.cases else []
         reference_sizes: dict = {}
-        rows = [k for k in chunkers.kernels() if k.family == fam_name]
-        rows.sort(key=lambda k: k.kernel != fam.reference)      # the reference runs first
-        for k in rows:
-            cell = Cell(fam_name, k.kernel, coverage=k.coverage)
-            if k.coverage == NOT_COVERED:
-                cell.status, cell.reason = "skipped", k.reason
-            elif not k.runs:        # emulated: the kernel alone, on the scan catalogue
+        if ours:
+            rows = [(k.kernel, k.reason, k.coverage) for k in chunkers.kernels() if k.family == fam_name]
+            rows.sort(key=lambda k: k[0] != fam.reference)      # the reference runs first
+        else:
+            rows = [(k, why, NATIVE if why is None else NOT_COVERED) for k, why in impl.kernels(fam_name)]
+        if not rows:
+            cells.append(Cell(fam_name, "-", "skipped", NOT_COVERED, f"{impl.name} has no {fam_name} chunker"))
+        for kernel, reason, coverage in rows:
+            cell = Cell(fam_name, kernel, coverage=coverage)
+            if coverage == NOT_COVERED:
+                cell.status, cell.reason = "skipped", reason
+            elif reason:            # emulated: the kernel alone, on the scan catalogue
                 if progress:
-                    progress(f"{fam_name}/{k.kernel} ({k.coverage})")
-                run = emulate.runner(fam_name, k.kernel)
-                for m in scan_mismatches(fam_name, k.kernel, cases, run):
+                    progress(f"{fam_name}/{kernel} ({coverage})")
+                run = emulate.runner(fam_name, kernel)
+                for m in scan_mismatches(fam_name, kernel, cases, run):
                     _record(cell, m)
-                cell.scan_cases, cell.reason = len(cases), f"{k.reason}; scan level only"
+                cell.scan_cases, cell.reason = len(cases), f"{reason}; scan level only"
             else:
                 if progress:
-                    progress(f"{fam_name}/{k.kernel}")
-                check_cell(cell, sources, cases, reference_sizes)
+                    progress(f"{impl.name}: {fam_name}/{kernel}")
+                check_cell(cell, sources, cases, reference_sizes, ours)
             cells.append(cell)
     return cells
 
 
 def print_matrix(cells: list[Cell], console) -> None:
     from rich.table import Table
-    table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model)")
-    for col in ("family", "kernel", "coverage", "result", "scan cases", "chunk runs", "bytes", "cut points", "MB/s",
-                "note"):
-        table.add_column(col, justify="right" if col in ("scan cases", "chunk runs", "bytes", "cut points", "MB/s")
-                         else "left")
+    table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model; "
+                        "golden vectors)")
+    numeric = ("scan cases", "vectors", "chunk runs", "bytes", "cut points", "MB/s")
+    for col in ("family", "kernel", "coverage", "result", *numeric, "note"):
+        table.add_column(col, justify="right" if col in numeric else "left")
     colors = {"passed": "green", "failed": "bold red", "skipped": "yellow"}
     for c in cells:
         table.add_row(c.family, c.kernel, c.coverage, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases),
+                      str(c.vectors),
                       str(c.chunk_runs),
                       f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "",
                       c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""))
@@ -152,6 +188,7 @@ def print_matrix(cells: list[Cell], console) -> None:
 
 def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=()) -> None:
     report = {
+        "implementation": engine.implementation().name,
         "seed": seed,
         "paths": list(paths),
         "platform": platform.platform(),
@@ -166,11 +203,24 @@ def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=()) -
         json.dump(report, f, indent=2)
 
 
-def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native") -> int:
-    """Run the job with a progress display; print the matrix, the other tiers (see
-    conformance.tiers.extra_rows) and reproducers. Returns the exit status."""
+def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
+        impl: str = "ours") -> int:
+    """Run the job on implementation ``impl`` (see conformance.impls.get) with a progress display;
+    print the matrix, the other tiers of ours (see conformance.tiers.extra_rows) and reproducers.
+    Returns the exit status: 0 also when the implementation is unavailable here (the run is
+    skipped, with a message saying why)."""
     from rich.console import Console
     console = Console(width=None if Console().is_terminal else 150)
+    try:
+        implementation = impls.get(impl)
+    except (ValueError, ImportError, AttributeError) as e:
+        console.print(f"[bold red]error:[/] --impl {impl}: {e}")
+        return 2
+    reason = implementation.unavailable()
+    if reason:
+        console.print(f"[yellow]skipped:[/] implementation {implementation.name!r} is not available: {reason}")
+        return 0
+    engine.set_implementation(implementation)
     try:
         with console.status("conformance") as status:
             cells = matrix(seed, corpus_size, paths, families, progress=lambda s: status.update(f"checking {s}"))
@@ -178,9 +228,11 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         console.print(f"[bold red]error:[/] {e}")
         return 1
     print_matrix(cells, console)
-    tier_rows = tiers.extra_rows(tier_choice)
-    console.print("other tiers (native / emulated (which emulator) / not covered):\n" + tiers.format_rows(tier_rows),
-                  markup=False, highlight=False)
+    tier_rows = []
+    if implementation.name == "ours":       # our kernels on other targets (emulators, cross builds)
+        tier_rows = tiers.extra_rows(tier_choice)
+        console.print("other tiers (native / emulated (which emulator) / not covered):\n"
+                      + tiers.format_rows(tier_rows), markup=False, highlight=False)
     if report:
         write_report(report, cells, seed, paths, tier_rows)
         console.print(f"report written to {report}")

@@ -4,25 +4,39 @@ Tests that take ``family_kernel`` run once per (family, kernel) known on this
 architecture (unless they parametrize it themselves, with params.kernel_params); a kernel that cannot run here is reported as skipped with the
 reason from chunkers.kernels() (so ``pytest -rs`` shows what was not
 covered). Tests that take ``scan_family`` run once per scan family.
+
+``--slow`` and ``--impl NAME`` are registered in the root conftest.py.
+``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
+``module:attribute``, see conformance.impls) runs the vectors and the
+chunk-level checks against that implementation's kernels: only the tests
+parametrized over ``family_kernel`` by this hook and not marked ``ours_only``
+(those call our chunkers or scan kernels directly) run; the rest are skipped.
 """
 
 import pytest
 
-from conformance.families import FAMILIES
+from conformance import engine, impls
+from conformance.families import scan_families
 from conformance.tests.params import kernel_params
 
 
-def pytest_addoption(parser):
-    parser.addoption("--slow", action="store_true", help="also run the slow tier (marker 'slow')")
+def pytest_configure(config):
+    config.addinivalue_line("markers", "ours_only: checks of this project's internals (skipped with --impl)")
+    try:
+        engine.set_implementation(impls.get(config.getoption("--impl")))
+    except (ValueError, ImportError, AttributeError) as e:
+        raise pytest.UsageError(f"--impl: {e}") from None
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--slow"):
-        return
-    skip = pytest.mark.skip(reason="slow tier: run with --slow")
+    impl = engine.implementation()
+    skip_slow = pytest.mark.skip(reason="slow tier: run with --slow")
+    skip_ours = pytest.mark.skip(reason=f"--impl {impl.name}: runs the vectors and chunk-level checks only")
     for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+        if "slow" in item.keywords and not config.getoption("--slow"):
+            item.add_marker(skip_slow)
+        if impl.name != "ours" and ("ours_only" in item.keywords or "family_kernel" not in item.fixturenames):
+            item.add_marker(skip_ours)
 
 
 def _explicit(metafunc, name):
@@ -31,6 +45,6 @@ def _explicit(metafunc, name):
 
 def pytest_generate_tests(metafunc):
     if "family_kernel" in metafunc.fixturenames and not _explicit(metafunc, "family_kernel"):
-        metafunc.parametrize("family_kernel", kernel_params())
+        metafunc.parametrize("family_kernel", kernel_params(impl=engine.implementation()))
     if "scan_family" in metafunc.fixturenames:
-        metafunc.parametrize("scan_family", list(FAMILIES))
+        metafunc.parametrize("scan_family", scan_families())

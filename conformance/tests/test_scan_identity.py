@@ -7,14 +7,16 @@ import pytest
 from chunkers.registry import NATIVE
 from conformance import tiers
 from conformance.engine import model_mismatches, scan_mismatches
-from conformance.families import FAMILIES
+from conformance.families import FAMILIES, scan_families
+from conformance.tests.params import kernel_params
 
+pytestmark = pytest.mark.ours_only
 SEED = 20261201
 
 
 @pytest.fixture(scope="module")
 def cases():
-    return {name: fam.cases(SEED) for name, fam in FAMILIES.items()}
+    return {name: FAMILIES[name].cases(SEED) for name in scan_families()}
 
 
 def _report(mismatches):
@@ -30,6 +32,7 @@ def test_catalogue_covers_every_group(cases):
         assert {f"lane-{i}" for i in range(8)} <= groups, family
 
 
+@pytest.mark.parametrize("family_kernel", kernel_params(scan_families()))
 def test_scan_identity(family_kernel, cases, record_tier):
     family, kernel = family_kernel
     mismatches = scan_mismatches(family, kernel, cases[family])

@@ -9,6 +9,8 @@ from conformance.families import FAMILIES, ScanCase
 from chunkers.params import mask
 from conformance.tests.params import kernel_params
 
+pytestmark = pytest.mark.ours_only
+
 u64 = st.integers(0, (1 << 64) - 1)
 masks = st.one_of(
     st.builds(mask, st.integers(1, 48), st.booleans()),  # contiguous masks, high and low

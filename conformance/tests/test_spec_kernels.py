@@ -1,6 +1,7 @@
 """Our C chunkers reproduce the checkpoint values of spec 05 (verified against
 borg 2.0.0b25) on every kernel that runs here: tables, window hashes, cut lists
-(first 12 cuts, count, last 3 sizes, sizes digest) and the 12 MiB rows."""
+(first 12 cuts, count, last 3 sizes, sizes digest) and the 12 MiB rows (the
+legacy buzhash, a single implementation, included)."""
 
 import hashlib
 import re
@@ -10,11 +11,13 @@ import pytest
 
 import chunkers
 from chunkers import buzhash64, fastcdc
-from conformance.spec_values import (KEYS, SPEC_05_12MIB, SPEC_05_BH64_HASH, SPEC_05_BUZHASH64, SPEC_05_FASTCDC,
+from conformance.spec_values import (KEYS, SPEC_05_12MIB, SPEC_05_BH64_HASH, SPEC_05_BUZHASH, SPEC_05_BUZHASH64,
+                                     SPEC_05_FASTCDC,
                                      SPEC_05_TABLES, INPUT, SC12M, cuts_of, hexval, ints, md_rows, num, sizes_digest,
                                      tup)
 from conformance.tests.params import kernel_params
 
+pytestmark = pytest.mark.ours_only
 FASTCDC = kernel_params(["fastcdc"])
 BUZHASH64 = kernel_params(["buzhash64"])
 
@@ -61,6 +64,20 @@ def test_buzhash64_cut_lists_05_5_2(family_kernel, row):
     key, params, inp, first, count, last3, digest = row
     sizes = chunkers.BuzHash64(KEYS[key], *tup(params), kernel=family_kernel[1]).chunk_sizes(INPUT(inp))
     _check_row(sizes, ints(first), num(count), ints(last3), digest)
+
+
+@pytest.mark.parametrize("row", md_rows(SPEC_05_BUZHASH), ids=lambda r: "-".join(r[:3]))
+def test_buzhash_cut_lists_05_5_3(row):
+    seed, params, inp, first, count, last3, digest = row
+    sizes = chunkers.BuzHash(num(seed), *tup(params)).chunk_sizes(INPUT(inp))
+    _check_row(sizes, ints(first), num(count), ints(last3), digest)
+
+
+@pytest.mark.parametrize("row", [r for r in md_rows(SPEC_05_12MIB) if r[0] == "buzhash"], ids=lambda r: r[1])
+def test_buzhash_12mib_05_5_4(row):
+    _chunker, seed, params, _inp, cuts, count, last3 = row
+    sizes = chunkers.BuzHash(num(seed[5:]), *tup(params)).chunk_sizes(SC12M())
+    assert (cuts_of(sizes), len(sizes), sizes[-3:]) == (ints(cuts), num(count), ints(last3))
 
 
 ROWS_12M = [r for r in md_rows(SPEC_05_12MIB) if r[0] in ("fastcdc", "bh64")]

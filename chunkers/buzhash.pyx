@@ -1,0 +1,106 @@
+# cython: language_level=3, boundscheck=False, wraparound=False
+"""buzhash: the legacy 32-bit buzhash chunker, borg 1.x compatible (spec 04 Part A).
+
+A seeded copy of borg's fixed public table, a u32 rolling window hash,
+low-bit masks and the windowed test-then-roll driver without normalized
+chunking. A single implementation (``kernel`` is ``"single"``); see
+csrc/buzhash/.
+"""
+
+from libc.stdint cimport uint8_t, uint32_t
+from chunkers._native cimport ck_scanner
+from chunkers.driver cimport Chunker
+
+from chunkers.registry import SINGLE, register_single
+from chunkers.params import Masks, check_common, check_seed, check_window, mask
+
+cdef extern from "csrc/buzhash/buzhash.h":
+    ctypedef struct buzhash_ctx:
+        uint32_t table[256]
+        uint32_t table_rot[256]
+        size_t window
+    const uint32_t buzhash_base_table[256]
+    void buzhash_init(buzhash_ctx *c, uint32_t seed, size_t window)
+    uint32_t buzhash_window_hash(const uint32_t *table, const uint8_t *win, size_t w)
+    size_t buzhash_scan(const buzhash_ctx *c, const uint8_t *pr, const uint8_t *pa, size_t n, uint32_t *sum,
+                        uint32_t mask) nogil
+    void buzhash_scanner(const buzhash_ctx *c, ck_scanner *sc)
+
+register_single("buzhash")
+
+
+def base_table():
+    """borg's base table B (spec 04 A.3): 256 u32 ints, B[0] first."""
+    return [buzhash_base_table[i] for i in range(256)]
+
+
+def table(seed):
+    """The seeded table T[i] = B[i] ^ (seed mod 2**32) (spec 04 A.3): 256 u32 ints.
+
+    ``seed``: C int. Raises TypeError / OverflowError like the chunker.
+    """
+    cdef buzhash_ctx c
+    buzhash_init(&c, check_seed(seed), 1)
+    return [c.table[i] for i in range(256)]
+
+
+def window_hash(seed, window):
+    """H of the bytes-like ``window`` (oldest byte first, w = its length) under ``seed`` (spec 04 A.4)."""
+    cdef buzhash_ctx c
+    buzhash_init(&c, check_seed(seed), 1)
+    cdef const uint8_t[::1] w = memoryview(window).cast("B")
+    return buzhash_window_hash(c.table, &w[0] if w.shape[0] else NULL, w.shape[0])
+
+
+def scan(seed, size_t window, data, uint32_t state, uint32_t mask):
+    """Run the scan loop (spec 04 A.5 with the contract of 03 §5 on u32).
+
+    ``data``: bytes-like holding pr[0 .. n+w-1] (the window at pr[0] and the
+    n bytes that enter after it), so ``n = len(data) - window`` steps;
+    ``state``: hash of the window at pr[0]; ``mask``: any u32. Returns ``(j,
+    exit_state)``: j steps were made and exit_state is the hash of the window
+    at pr[j]; it matches the mask if j < n and is untested if j == n.
+    Raises ValueError if window < 1 or data is shorter than the window.
+    """
+    cdef buzhash_ctx c
+    cdef const uint8_t[::1] d = memoryview(data).cast("B")
+    if window < 1 or <size_t>d.shape[0] < window:
+        raise ValueError(f"need window >= 1 and len(data) >= window, got window={window}, len={d.shape[0]}")
+    buzhash_init(&c, check_seed(seed), window)
+    cdef size_t n = d.shape[0] - window
+    cdef uint32_t st = state
+    cdef size_t j = buzhash_scan(&c, &d[0], &d[window], n, &st, mask) if n else 0
+    return j, st
+
+
+cdef class BuzHash(Chunker):
+    """Legacy buzhash chunker (spec 04 Part A), compatible with borg's ``Chunker`` (borg 1.x and 2.0.0b25).
+
+    ``seed``: C int (-2**31 .. 2**31-1), only seed mod 2**32 is used.
+    Chunk sizes 2**chunk_min_exp .. 2**chunk_max_exp bytes (a hash cut can
+    make a chunk of exactly 2**min). ``hash_mask_bits``: 1 .. 48, cut
+    probability 2**-bits per window (low-bit mask truncated to 32 bits).
+    ``hash_window_size``: w bytes, w + 2**min + 1 <= 2**max (the constructor
+    accepts even windows; the params string requires odd ones). ``sparse``:
+    read file holes as zeros without reading them (spec 01 §8; never changes
+    the cuts). No normalized chunking, no scan kernels (``kernel`` is
+    ``"single"``). Raises ParamsError (ValueError) for a rule of spec 01 §4.1
+    / 04 A.2, TypeError for non-int parameters, OverflowError for a seed
+    outside the C int range.
+    """
+
+    cdef buzhash_ctx ctx
+    cdef readonly object seed
+
+    def __init__(self, seed, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size, *, sparse=False):
+        self._check_fresh()
+        check_window(hash_window_size, chunk_min_exp, chunk_max_exp)
+        buzhash_init(&self.ctx, check_seed(seed), hash_window_size)
+        min_size, max_size = check_common(chunk_min_exp, chunk_max_exp, hash_mask_bits, 0)
+        buzhash_scanner(&self.ctx, &self.scanner)
+        self.seed = seed
+        self.kernel = SINGLE
+        self.sparse = sparse
+        m = mask(hash_mask_bits, False) & 0xFFFFFFFF
+        self.set_driver("buzhash", ("buzhash", chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size),
+                        min_size, max_size, Masks(m, m, 0), 0, hash_window_size)

@@ -1,0 +1,83 @@
+"""fixed: fixed-size blocks after an optional header (spec 04 Part B).
+
+Cut points depend only on the stream length, never on content or read
+sizes: each chunk is filled by reading until it has the wanted bytes or the
+stream ends. A single implementation (``kernel`` is ``"single"``). Input
+handling (sources, sparse files, all-zero chunks) is the common driver's.
+"""
+
+from __future__ import annotations
+
+from chunkers.driver import Chunk, all_zero, open_source
+from chunkers.registry import SINGLE, register_single
+from chunkers.params import check_fixed
+
+register_single("fixed")
+
+
+class Fixed:
+    """The fixed chunker (spec 04 Part B), compatible with borg 2.0.0b25's ChunkerFixed.
+
+    ``block_size``: bytes per chunk, 1 .. 20,971,479. ``header_size``: bytes
+    of a first chunk of its own (zero or negative: no header), at most
+    20,971,479. ``sparse``: read file holes as zeros without reading them
+    (spec 01 §8). Raises TypeError for non-int sizes and ParamsError
+    (ValueError) outside those bounds (borg checks nothing; the parameter
+    string is validated by parse_params).
+    """
+
+    name = "fixed"
+    kernel = SINGLE
+
+    def __init__(self, block_size: int, header_size: int = 0, *, sparse: bool = False):
+        check_fixed(block_size, header_size)
+        self.block_size, self.header_size, self.sparse = block_size, header_size, bool(sparse)
+        self.params_tuple = ("fixed", block_size, header_size)
+
+    def __repr__(self):
+        return f"<Fixed {self.params_tuple!r} kernel={self.kernel!r}>"
+
+    def _wanted(self):
+        if self.header_size > 0:
+            yield self.header_size
+        while True:
+            yield self.block_size
+
+    def chunkify(self, source):
+        """Cut ``source`` into chunks; yields :class:`chunkers.Chunk` in stream order.
+
+        ``source`` as for the content-defined chunkers (bytes-like, binary
+        file object or fd, see chunkers.driver.open_source). Empty input
+        yields nothing. Raises TypeError for other sources and OSError /
+        ValueError when a read fails or a reader misbehaves.
+        """
+        src = open_source(source, self.sparse)
+        return self._memory(src) if isinstance(src, memoryview) else self._stream(src)
+
+    def chunk_sizes(self, source) -> list[int]:
+        """The chunk sizes in bytes, in stream order, of ``source`` (as for chunkify)."""
+        return [c.size for c in self.chunkify(source)]
+
+    def _memory(self, view):
+        pos, n = 0, len(view)
+        for want in self._wanted():
+            if pos >= n:
+                return
+            piece = view[pos:pos + want]
+            yield Chunk(None, len(piece), True) if all_zero(piece) else Chunk(piece, len(piece), False)
+            pos += len(piece)
+
+    def _stream(self, reader):
+        view = memoryview(bytearray(max(self.block_size, self.header_size)))
+        for want in self._wanted():
+            got = 0
+            while got < want:
+                n = reader(view[got:want])
+                if n == 0:
+                    break
+                got += n
+            if got:
+                piece = view[:got]
+                yield Chunk(None, got, True) if all_zero(piece) else Chunk(bytes(piece), got, False)
+            if got < want:
+                return

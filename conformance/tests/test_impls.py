@@ -1,0 +1,132 @@
+"""The implementation adapters (conformance.impls) and ``--impl``: the borg
+adapter against a stand-in ``borg.chunkers`` built on our chunkers
+(stub_borg/), deliberately faulty stand-ins that the vectors must catch, a
+clean skip when borg is absent, and the pytest option and main job run on
+another implementation."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+import vectors
+from conformance import impls
+from conformance.families import FAMILIES, family_of
+from conformance.tests.params import kernel_params
+from vectors.generate import run_document
+
+pytestmark = pytest.mark.ours_only
+STUB = os.path.join(os.path.dirname(__file__), "stub_borg")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(__file__)))
+MAX_INPUT = 1 << 20
+"""Vectors with inputs up to this size run through the stand-in (it copies every chunk)."""
+
+
+@pytest.fixture
+def stub_borg(monkeypatch):
+    """borg.chunkers importable from stub_borg/, for this test only."""
+    for mod in [m for m in sys.modules if m == "borg" or m.startswith("borg.")]:
+        monkeypatch.delitem(sys.modules, mod)
+    monkeypatch.syspath_prepend(STUB)
+    monkeypatch.delenv("BORG_STUB_FAULT", raising=False)
+    yield impls.Borg()
+    for mod in [m for m in sys.modules if m == "borg" or m.startswith("borg.")]:
+        del sys.modules[mod]
+
+
+def test_borg_absent_is_a_clean_skip(monkeypatch):
+    monkeypatch.setitem(sys.modules, "borg", None)         # makes ``import borg`` fail
+    borg = impls.Borg()
+    assert "borg is not installed" in borg.unavailable()
+    [param] = kernel_params(impl=borg)
+    assert param.marks[0].name == "skip" and "borg is not installed" in param.marks[0].kwargs["reason"]
+
+
+def test_borg_adapter_kernels(stub_borg):
+    assert stub_borg.unavailable() is None
+    ours = impls.Ours()
+    for family in FAMILIES:
+        names = {k for k, _ in stub_borg.kernels(family)}
+        runnable = {k for k, why in stub_borg.kernels(family) if why is None}
+        assert runnable == {k for k, why in ours.kernels(family) if why is None and k in names}, family
+        assert runnable, family
+    reasons = dict(stub_borg.kernels("fastcdc"))
+    assert all(r is None or "avx" in r or "neon" in r for r in reasons.values())
+
+
+def _first_runnable(impl, family):
+    return next(k for k, why in impl.kernels(family) if why is None)
+
+
+@pytest.mark.parametrize("name", vectors.names())
+def test_borg_adapter_passes_the_vectors_on_a_correct_stand_in(stub_borg, name):
+    family = family_of(name)
+    for kernel in [k for k, why in stub_borg.kernels(family) if why is None][:2]:
+        ran, failures = run_document(stub_borg, vectors.load(name), kernel, max_input=MAX_INPUT)
+        assert ran > 30 and not failures, "\n".join(failures[:5])
+
+
+@pytest.mark.parametrize("fault,chunker", [("seed", "buzhash"), ("header", "fixed"), ("merge", "fastcdc"),
+                                           ("bytes", "buzhash64"), ("kernel", "fastcdc")])
+def test_vectors_catch_a_faulty_stand_in(stub_borg, monkeypatch, fault, chunker):
+    monkeypatch.setenv("BORG_STUB_FAULT", fault)
+    kernel = "avx2" if fault == "kernel" else _first_runnable(stub_borg, FAMILIES[chunker].name)
+    if fault == "kernel" and dict(stub_borg.kernels("fastcdc")).get("avx2"):
+        pytest.skip("needs a CPU with AVX2")
+    ran, failures = run_document(stub_borg, vectors.load(chunker), kernel, max_input=MAX_INPUT)
+    assert failures, f"fault {fault!r} went unnoticed by {ran} vectors"
+    assert all(f.startswith(chunker) for f in failures)
+
+
+class OffByOne(impls.Ours):
+    """A wrong implementation: the last chunk of every run loses a byte to the one before it."""
+
+    name = "off-by-one"
+
+    def chunks(self, params, source, **kw):
+        got = [(size, None if data is None else bytes(data)) for size, data in super().chunks(params, source, **kw)]
+        if len(got) >= 2 and got[-1][0] >= 2:
+            (a, da), (b, db) = got[-2:]
+            whole = (bytes(a) if da is None else da) + (bytes(b) if db is None else db)
+            got[-2:] = [(a + 1, whole[:a + 1]), (b - 1, whole[a + 1:])]
+        return iter(got)
+
+
+def test_module_attribute_implementation():
+    impl = impls.get("conformance.tests.test_impls:OffByOne")
+    assert impl.name == "off-by-one"
+    ran, failures = run_document(impl, vectors.load("fixed"), "single")
+    assert len(failures) > 10
+    with pytest.raises(ValueError):
+        impls.get("nonsense")
+    with pytest.raises(ValueError):
+        impls.get("conformance.tests.test_impls:MAX_INPUT")
+
+
+def _run(args, fault=None, stub=True):
+    env = {k: v for k, v in os.environ.items() if k not in ("BORG_STUB_FAULT", "PYTHONPATH")}
+    env["PYTHONPATH"] = os.pathsep.join(([STUB] if stub else []) + [ROOT])
+    if fault:
+        env["BORG_STUB_FAULT"] = fault
+    return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_main_job_with_impl():
+    job = ["-m", "conformance", "--impl", "borg", "--family", "fixed", "--corpus-size", "4096"]
+    r = _run(job)
+    assert r.returncode == 0 and "passed" in r.stdout, r.stdout + r.stderr
+    r = _run(job, fault="header")
+    assert r.returncode == 1 and "golden vector" in r.stdout, r.stdout + r.stderr
+    r = _run(job, stub=False)
+    assert r.returncode == 0 and "skipped" in r.stdout and "not installed" in r.stdout, r.stdout + r.stderr
+
+
+def test_pytest_impl_option():
+    run = ["-m", "pytest", "-p", "no:cacheprovider", "-q", "-n", "0", "--impl", "borg",
+           "conformance/tests/test_vectors.py::test_vectors", "-k", "fixed"]
+    r = _run(run)
+    assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout + r.stderr
+    r = _run(run[:-2], stub=False)
+    assert r.returncode == 0 and "1 skipped" in r.stdout and "borg is not installed" in r.stdout, \
+        r.stdout + r.stderr

@@ -1,0 +1,133 @@
+"""``python -m fuzz``: instrumented builds, campaigns, replay and coverage (see fuzz/README.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import traceback
+from pathlib import Path
+
+from fuzz import targets
+
+SCAN_FAMILIES = ("fastcdc", "buzhash64")     # kernel families with scan targets (fuzz/scan_diff.py)
+
+
+def _inputs(name: str, corpus: bool, paths: list) -> list:
+    from fuzz.campaign import CORPUS_ROOT, REGRESSION_ROOT, regression_input
+    mod = targets.load(name)
+    items = [(f"seed {i}", s) for i, s in enumerate(mod.seeds())]
+    regressions = REGRESSION_ROOT / name
+    if regressions.is_dir():
+        items += [(str(f), regression_input(name, f)) for f in sorted(regressions.iterdir())]
+    files = sorted((CORPUS_ROOT / name).iterdir()) if corpus and (CORPUS_ROOT / name).is_dir() else []
+    return mod, items + [(str(f), f.read_bytes()) for f in files + [Path(p) for p in paths]]
+
+
+def cmd_replay(a) -> int:
+    """Run inputs through a target without libFuzzer; 1 if any fails."""
+    failed = 0
+    mod, items = _inputs(a.target, a.corpus, a.paths)
+    for label, data in items:
+        try:
+            mod.TestOneInput(data)
+        except Exception:
+            failed += 1
+            print(f"FAIL {label}\n{traceback.format_exc()}", file=sys.stderr)
+            if not a.keep_going:
+                break
+    print(f"{a.target}: {len(items)} inputs replayed, {failed} failed")
+    return 1 if failed else 0
+
+
+def cmd_build(a) -> int:
+    from fuzz.build import build
+    print(f"built {a.variant} into {build(a.variant, a.out, a.jobs)}")
+    return 0
+
+
+def cmd_run(a) -> int:
+    from fuzz import campaign
+    names = list(targets.TARGETS) if a.target == "all" else [a.target]
+    bad = 0
+    for name in names:
+        s = campaign.run(name, a.time, a.jobs, a.build_dir, tuple(a.libfuzzer))
+        print(s.text(), flush=True)
+        if not s.ok:
+            bad += 1
+            print(campaign.log_tail(name), file=sys.stderr)
+    return 1 if bad else 0
+
+
+def cmd_coverage(a) -> int:
+    from fuzz import llvmcov
+    families = [a.family] if a.family else [f for f in SCAN_FAMILIES if f in a.target] or list(SCAN_FAMILIES)
+    print(llvmcov.text(llvmcov.report(a.target, families)))
+    return 0
+
+
+def cmd_seeds(a) -> int:
+    """Write a target's seeds as files (a directory) or as an OSS-Fuzz *_seed_corpus.zip."""
+    import hashlib
+    import subprocess
+    import zipfile
+    if a.build_dir:     # decode with that build's chunkers (and its runtime preloaded)
+        from fuzz.build import run_env
+        return subprocess.run([sys.executable, "-P", "-m", "fuzz", "seeds", a.target, str(a.dest.resolve())],
+                              env=run_env(a.build_dir.resolve())).returncode
+    seeds = targets.load(a.target).seeds()
+    named = [(hashlib.sha1(s).hexdigest(), s) for s in seeds]
+    if a.dest.suffix == ".zip":
+        with zipfile.ZipFile(a.dest, "w") as z:
+            for name, data in named:
+                z.writestr(name, data)
+    else:
+        a.dest.mkdir(parents=True, exist_ok=True)
+        for name, data in named:
+            (a.dest / name).write_bytes(data)
+    print(f"{a.target}: {len(seeds)} seeds -> {a.dest}")
+    return 0
+
+
+def cmd_list(a) -> int:
+    from fuzz.harness import kernel_inventory
+    for name, t in targets.TARGETS.items():
+        print(f"{name:<22} max_len={t.max_len} dict={t.dictionary}")
+    for fam in SCAN_FAMILIES:
+        runs, not_run = kernel_inventory(fam)
+        print(f"{fam}: runs {', '.join(runs)}" + "".join(f"; NOT run: {k} ({r})" for k, r in not_run))
+    return 0
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="instrumented build into fuzz/build/VARIANT")
+    b.add_argument("--variant", choices=("asan", "coverage"), default="asan")
+    b.add_argument("--out", type=Path, help="build directory (default fuzz/build/VARIANT)")
+    b.add_argument("--jobs", type=int, default=2)
+    r = sub.add_parser("run", help="fuzz a target (or 'all') with libFuzzer")
+    r.add_argument("target", choices=[*targets.TARGETS, "all"])
+    r.add_argument("--time", type=int, default=60, help="seconds per target")
+    r.add_argument("--jobs", type=int, default=1)
+    r.add_argument("--build-dir", type=Path, help="instrumented build (default fuzz/build/asan)")
+    r.add_argument("libfuzzer", nargs="*", help="extra libFuzzer flags (after --)")
+    rp = sub.add_parser("replay", help="run seeds, regressions (and corpus, paths) without libFuzzer")
+    rp.add_argument("target", choices=list(targets.TARGETS))
+    rp.add_argument("paths", nargs="*")
+    rp.add_argument("--corpus", action="store_true", help="also the local corpus fuzz/corpus/TARGET")
+    rp.add_argument("--keep-going", action="store_true")
+    c = sub.add_parser("coverage", help="kernel line/branch coverage of a target's corpus (llvm-cov)")
+    c.add_argument("target", choices=list(targets.TARGETS))
+    c.add_argument("--family", choices=SCAN_FAMILIES, help="kernel sources to report (default: from the target)")
+    sd = sub.add_parser("seeds", help="write a target's seed inputs to a directory or a .zip")
+    sd.add_argument("target", choices=list(targets.TARGETS))
+    sd.add_argument("dest", type=Path)
+    sd.add_argument("--build-dir", type=Path, help="import chunkers from this build (no in-place build needed)")
+    sub.add_parser("list", help="targets and the kernels that run here")
+    a = p.parse_args(argv)
+    return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
+            "seeds": cmd_seeds, "list": cmd_list}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""Fuzzing campaigns: seeded corpora, libFuzzer runs, summaries, regressions.
+
+``python -m fuzz run TARGET --time S --jobs N`` runs one target against the
+``asan`` build (fuzz/build.py) with its corpus in fuzz/corpus/TARGET/ (seeded
+from the target's ``seeds()``), its dictionary if it has one, and crash
+artifacts in fuzz/artifacts/TARGET/. Every new crash, timeout or OOM is
+minimized with libFuzzer's -minimize_crash and copied to
+fuzz/regressions/TARGET/, which pytest replays on every run (commit it).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import NamedTuple
+
+from fuzz import build as fbuild
+from fuzz import targets
+from fuzz.input import Input, from_json, to_json
+
+FUZZ_DIR = targets.FUZZ_DIR
+CORPUS_ROOT = FUZZ_DIR / "corpus"
+ARTIFACT_ROOT = FUZZ_DIR / "artifacts"
+REGRESSION_ROOT = FUZZ_DIR / "regressions"
+FINDING_PREFIXES = ("crash-", "timeout-", "oom-", "leak-")
+
+_STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
+_STATUS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+)", re.M)
+_NOT_RUN = re.compile(r"^.*NOT exercised here.*$", re.M)
+
+
+class Summary(NamedTuple):
+    """What one campaign did. ``coverage_edges`` / ``features``: libFuzzer's
+    ``cov`` and ``ft`` counters at the end (C edges plus instrumented Python)."""
+
+    target: str
+    seconds: float
+    execs: int
+    execs_per_s: int
+    coverage_edges: int
+    features: int
+    corpus_entries: int
+    new_entries: int
+    findings: list
+    not_run: list
+    returncode: int
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings and self.returncode == 0
+
+    def text(self) -> str:
+        lines = [f"{self.target}: {self.execs} execs in {self.seconds:.0f} s ({self.execs_per_s}/s), "
+                 f"cov {self.coverage_edges} edges, ft {self.features}, corpus {self.corpus_entries} "
+                 f"(+{self.new_entries}), findings {len(self.findings)}"]
+        lines += [f"  FINDING -> {f}" for f in self.findings]
+        lines += [f"  {line}" for line in self.not_run]
+        if self.returncode and not self.findings:
+            lines.append(f"  libFuzzer exited with status {self.returncode} without an artifact")
+        return "\n".join(lines)
+
+
+def seed_corpus(name: str) -> Path:
+    """fuzz/corpus/NAME/, with every seed of the target present (named by SHA-1, like libFuzzer)."""
+    corpus = CORPUS_ROOT / name
+    corpus.mkdir(parents=True, exist_ok=True)
+    for data in targets.load(name).seeds():
+        f = corpus / hashlib.sha1(data).hexdigest()
+        if not f.exists():
+            f.write_bytes(data)
+    return corpus
+
+
+def _findings(artifacts: Path) -> set:
+    return {p for p in artifacts.iterdir() if p.name.startswith(FINDING_PREFIXES)}
+
+
+def _libfuzzer(name: str, args: list, env: dict, cwd: Path, log: Path, timeout: float) -> int:
+    """Run the target under libFuzzer; on ``timeout`` (seconds) kill it with the
+    jobs / minimization children it spawned and return -9."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, str(targets.path(name)), *args], env=env, cwd=cwd,
+                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            return proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            return -9
+
+
+def minimize(name: str, artifact: Path, env: dict, seconds: int = 60) -> Path:
+    """Minimize a crashing input with libFuzzer, add it to fuzz/regressions/NAME/
+    and return that path. Falls back to the unminimized input when
+    minimization fails. The regression is JSON: the decoded fields (replayed
+    through the target's decoder, so it survives layout changes) and the raw
+    input in base64 (for libFuzzer, as long as the layout is unchanged)."""
+    out = artifact.with_name("minimized-" + artifact.name)
+    if artifact.name.startswith("crash-"):
+        _libfuzzer(name, ["-minimize_crash=1", f"-max_total_time={seconds}", f"-exact_artifact_path={out}",
+                          str(artifact)], env, artifact.parent, artifact.parent / "minimize.log", seconds * 4 + 120)
+    data = (out if out.exists() else artifact).read_bytes()
+    inp = Input(data, record=True)
+    targets.load(name).decode(inp)
+    dest = REGRESSION_ROOT / name / f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}.json"
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    dest.write_text(dump_regression(to_json(inp.fields), data))
+    return dest
+
+
+def dump_regression(fields: list, data: bytes, note: str = "") -> str:
+    """A regression file's JSON text: one decoded field per line, the raw input, an optional note."""
+    lines = ",\n".join(f"  {json.dumps(pair)}" for pair in fields)
+    head = f'{{"note": {json.dumps(note)},\n' if note else "{"
+    return f'{head}"input": "{base64.b64encode(data).decode()}",\n"fields": [\n{lines}\n]}}\n'
+
+
+
+def regression_input(name: str, path: Path) -> bytes:
+    """The bytes to replay for a regression file: its fields re-encoded for
+    the current decoder (.json), or the file itself (a raw libFuzzer input)."""
+    if path.suffix != ".json":
+        return path.read_bytes()
+    return from_json(targets.load(name).decode, json.loads(path.read_text())["fields"])
+
+
+def _stats(text: str) -> tuple:
+    stats = {}
+    for key, val in _STAT.findall(text):
+        stats[key] = stats.get(key, 0) + int(val)
+    status = _STATUS.findall(text)
+    cov, ft = (int(status[-1][1]), int(status[-1][2])) if status else (0, 0)
+    return stats, cov, ft
+
+
+def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = None, extra: tuple = (),
+        minimize_seconds: int = 60) -> Summary:
+    """Fuzz target NAME for ``seconds`` with ``jobs`` parallel libFuzzer jobs, then minimize each
+    finding for up to ``minimize_seconds``; returns the summary (also written to
+    fuzz/artifacts/NAME/summary.json)."""
+    spec = targets.TARGETS[name]
+    variant_dir = Path(variant_dir or fbuild.build_dir("asan"))
+    if not (variant_dir / "BUILD_INFO.json").exists():
+        raise FileNotFoundError(f"no instrumented build in {variant_dir}: run python -m fuzz build")
+    env = fbuild.run_env(variant_dir)
+    corpus = seed_corpus(name)
+    artifacts = ARTIFACT_ROOT / name
+    artifacts.mkdir(parents=True, exist_ok=True)
+    for old in artifacts.glob("fuzz-*.log"):
+        old.unlink()
+    before_findings, before_corpus = _findings(artifacts), len(list(corpus.iterdir()))
+    args = [f"-max_total_time={seconds}", f"-max_len={spec.max_len}", "-print_final_stats=1", "-timeout=30",
+            "-rss_limit_mb=4096", f"-artifact_prefix={artifacts}/"]
+    if spec.dictionary:
+        args.append(f"-dict={FUZZ_DIR / 'dict' / spec.dictionary}")
+    if jobs > 1:
+        args += [f"-jobs={jobs}", f"-workers={jobs}"]
+    log = artifacts / "fuzz.log"
+    start = time.monotonic()
+    rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, seconds * 2 + 300)
+    elapsed = time.monotonic() - start
+    text = log.read_text(errors="replace") + "".join(
+        p.read_text(errors="replace") for p in sorted(artifacts.glob("fuzz-*.log")))
+    stats, cov, ft = _stats(text)
+    found = sorted(_findings(artifacts) - before_findings)
+    regressions = [os.path.relpath(minimize(name, f, env, minimize_seconds)) for f in found]
+    after_corpus = len(list(corpus.iterdir()))
+    summary = Summary(name, elapsed, stats.get("number_of_executed_units", 0),
+                      stats.get("average_exec_per_sec", 0), cov, ft, after_corpus, after_corpus - before_corpus,
+                      regressions, sorted(set(_NOT_RUN.findall(text))), rc)
+    (artifacts / "summary.json").write_text(json.dumps(summary._asdict(), indent=1))
+    return summary
+
+
+def log_tail(name: str, lines: int = 60) -> str:
+    """The last lines of the target's campaign log (for failures)."""
+    log = ARTIFACT_ROOT / name / "fuzz.log"
+    return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else ""
+
+
+def clean(name: str) -> None:
+    """Forget the target's local corpus and artifacts (regressions stay)."""
+    for d in (CORPUS_ROOT / name, ARTIFACT_ROOT / name):
+        shutil.rmtree(d, ignore_errors=True)

@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""Fuzz target: a whole chunker, fed through a misbehaving reader (spec 01 §4.1, §5, §7, §8).
+
+The fuzzer picks the chunker kind and its parameters (valid or not), the
+normal size, the key, the kernel name, the data and a read schedule (short
+reads, an early 0 = EOF, None, an oversized read, an OSError). Checked:
+
+* construction raises ValueError / TypeError / OverflowError exactly when
+  the model (conformance.model) or the key / kernel / normal size rules say
+  the arguments are invalid, and nothing else escapes;
+* the streamed chunks equal the whole-buffer chunks of the bytes the reader
+  delivered; a reader error propagates and the chunks yielded before it are
+  a prefix of the whole-buffer chunks (nothing already delivered is wrong);
+* chunks reassemble to the input, stay within the size bounds, and flag
+  all-zero chunks exactly;
+* the chosen kernel gives the same chunks as scalar, and (fixed keys, short
+  inputs) the model's chunk sizes.
+
+Another chunker is one more :data:`CHUNKERS` entry.
+"""
+
+import hashlib
+import os
+import sys
+from typing import NamedTuple
+
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
+
+from chunkers.api import make_chunker  # noqa: E402
+from chunkers.registry import why_not  # noqa: E402
+from fuzz.harness import check, model  # noqa: E402
+from fuzz.input import Input, script  # noqa: E402
+
+U64 = (1 << 64) - 1
+MAX_DATA = 1 << 16
+MODEL_MAX = 1024
+KEYS = (bytes(32), bytes(range(32)), hashlib.sha256(b"fuzz").digest())
+WILD = (-(1 << 64), -(1 << 63) - 1, -(1 << 31) - 1, -(1 << 31), -1, 0, 1, 2, 23, 24, 25, 47, 48, 49, 62, 63, 64,
+        65, (1 << 31) - 1, 1 << 31, 1 << 32, 1 << 63, U64, 1 << 64)
+CLEAN_ERRORS = (ValueError, TypeError, OverflowError)
+
+
+class Field(NamedTuple):
+    """A positional chunker parameter and the range it is usually drawn from."""
+
+    name: str
+    lo: int
+    hi: int
+
+
+class ChunkerKind(NamedTuple):
+    """One chunker: its params-tuple name (spec 01 §2), kernel family, fields,
+    and ``shortest_cut``: a hash cut makes a chunk of at least min_size +
+    shortest_cut bytes (1 window-less, 0 windowed)."""
+
+    algo: str
+    family: str
+    fields: tuple
+    shortest_cut: int
+
+
+_SIZES = (Field("chunk_min_exp", 0, 12), Field("chunk_max_exp", 1, 16), Field("hash_mask_bits", 0, 14))
+CHUNKERS = {k.algo: k for k in (
+    ChunkerKind("fastcdc", "fastcdc", _SIZES + (Field("nc_level", 0, 4),), 1),
+    ChunkerKind("buzhash64", "buzhash64", _SIZES + (Field("hash_window_size", 1, 128), Field("nc_level", 0, 4)), 0),
+)}
+# Every kernel name of every platform (spec 01 §11.2) and some that are none: the same on all hosts.
+KERNEL_NAMES = ("scalar", "blockwise", "avx2", "avx512", "neon", None, "", " Scalar ", "auto")
+
+
+class ReaderFault(OSError):
+    """The error a scheduled read raises; it must reach the caller unchanged."""
+
+
+class Reader:
+    """A binary file over ``data`` whose reads follow ``schedule``: ("short",
+    n) gives at most n bytes, ("eof",) returns 0, ("none",) None, ("over",)
+    more than requested, ("fault",) raises; then full reads."""
+
+    def __init__(self, data: bytes, schedule: list, use_read: bool):
+        self.data, self.schedule, self.pos = data, list(schedule), 0
+        self.ended = None                       # the schedule event that ended the stream early
+        if use_read:
+            self.read = self._read
+        else:
+            self.readinto = self._readinto
+
+    def _next(self, want: int):
+        check(self.ended is None, f"read after the stream ended with {self.ended}")
+        ev = self.schedule.pop(0) if self.schedule else ("full",)
+        if ev[0] == "fault":
+            self.ended = "fault"
+            raise ReaderFault("scheduled read failure")
+        if ev[0] in ("eof", "none", "over"):
+            self.ended = ev[0]
+            return {"eof": 0, "none": None, "over": want + 1}[ev[0]]
+        n = min(want, len(self.data) - self.pos, ev[1] if ev[0] == "short" else want)
+        if n == 0:
+            self.ended = "eof"
+        return n
+
+    def _readinto(self, view):
+        n = self._next(len(view))
+        if n is not None and n <= len(view):
+            view[:n] = self.data[self.pos:self.pos + n]
+            self.pos += n
+        return n
+
+    def _read(self, size):
+        n = self._next(size)
+        if n is None or n > size:
+            return None if n is None else bytes(n)
+        self.pos += n
+        return self.data[self.pos - n:self.pos]
+
+
+def _value(inp: Input, field: Field) -> int:
+    return inp.choice(field.name + "_wild", WILD) if inp.bool(field.name + "_is_wild") \
+        else inp.int(field.name, field.lo, field.hi)
+
+
+def _key(inp: Input):
+    kind = inp.choice("key_kind", ("fixed", "custom", "length", "type"))
+    if kind == "fixed":
+        return inp.choice("key_index", KEYS)
+    if kind == "custom":
+        return inp.bytes("key", 32)
+    if kind == "length":
+        return inp.bytes("key", inp.int("key_len", 0, 64))
+    kinds = {"none": None, "str": "0" * 32, "bytearray": bytearray(32), "int": 0}   # None: the zero key
+    return kinds[inp.choice("key_type", tuple(kinds))]
+
+
+def decode(inp: Input) -> dict:
+    """The fuzzer's case: chunker kind, arguments, reader, data."""
+    kind = CHUNKERS[inp.choice("chunker", tuple(CHUNKERS))]
+    values = tuple(_value(inp, f) for f in kind.fields)
+    normal_size = 0
+    if inp.bool("normal_size_set"):
+        normal_size = inp.choice("normal_size_wild", WILD) if inp.bool("normal_size_is_wild") \
+            else inp.int("normal_size", 0, 1 << 16)
+    key = _key(inp)
+    kernel = inp.choice("kernel", KERNEL_NAMES)
+    schedule = []
+    for _ in range(inp.int("reads", 0, 16)):
+        ev = inp.choice("read_kind", ("short", "short", "short", "eof", "none", "over", "fault"))
+        schedule.append((ev, inp.int("read_size", 1, 4096)) if ev == "short" else (ev,))
+    use_read = inp.bool("use_read")
+    repeat = inp.int("repeat", 1, 32)
+    data = (inp.rest("data") * repeat)[:MAX_DATA]
+    return dict(kind=kind, values=values, normal_size=normal_size, key=key, kernel=kernel,
+                schedule=schedule, use_read=use_read, data=data)
+
+
+def invalid_because(case: dict):
+    """Why construction must fail (a short reason), None if it must succeed,
+    or ``...`` when unknown (no model in this checkout)."""
+    key, kernel, kind, values = case["key"], case["kernel"], case["kind"], case["values"]
+    if key is not None and (not isinstance(key, bytes) or len(key) != 32):   # None: make_chunker's zero key
+        return "key"
+    if kernel is not None and kernel.strip() and why_not(kind.family, kernel.strip().lower()):
+        return "kernel"
+    if not 0 <= case["normal_size"] <= U64:
+        return "normal_size"
+    if not all(0 <= e <= 64 for e in values[:2]):   # 2**e would be absurd; invalid by 01 §4.1 checks 1-2
+        return "size exponent"
+    m = model()
+    if m is None:
+        return ...
+    try:
+        m.chunk_sizes((kind.algo, *values), b"")
+    except (AssertionError, ValueError, TypeError) as exc:
+        return f"model: {exc}"
+    return None
+
+
+_made: dict = {}
+
+
+def make(params: tuple, key, kernel, normal_size: int):
+    """make_chunker, reusing the chunker built for the same arguments (a chunker
+    is reusable, spec 01 §8, and buzhash64's table derivation is slow under
+    ASan). Arguments that did not construct are tried again every time."""
+    k = (params, key, kernel, normal_size)
+    cacheable = key is None or type(key) is bytes
+    if cacheable and k in _made:
+        return _made[k]
+    chunker = make_chunker(params, key=key, kernel=kernel, normal_size=normal_size)
+    if cacheable:
+        if len(_made) >= 64:
+            _made.clear()
+        _made[k] = chunker
+    return chunker
+
+
+def _chunks(chunker, source) -> list:
+    return [(c.size, c.all_zero, c.tobytes(), c.data is None) for c in chunker.chunkify(source)]
+
+
+def _check_chunks(name: str, chunker, chunks: list, data: bytes, shortest_cut: int) -> None:
+    check(b"".join(c[2] for c in chunks) == data, f"{name}: chunks do not reassemble to the input")
+    lo, hi = chunker.min_size + shortest_cut, chunker.max_size
+    for i, (size, zero, raw, no_data) in enumerate(chunks):
+        last = i == len(chunks) - 1
+        check((1 if last else lo) <= size <= hi, f"{name}: chunk {i} of {len(chunks)} has size {size}, "
+                                                 f"bounds [{lo}, {hi}]")
+        check(zero == no_data == (raw.count(0) == size), f"{name}: chunk {i} all-zero flag {zero} is wrong")
+
+
+def TestOneInput(raw: bytes) -> None:
+    case = decode(Input(raw))
+    kind, data = case["kind"], case["data"]
+    params = (kind.algo, *case["values"])
+    why = invalid_because(case)
+    try:
+        chunker = make(params, case["key"], case["kernel"], case["normal_size"])
+    except CLEAN_ERRORS as exc:
+        check(why is not None, lambda e=exc: f"valid {params} (normal_size {case['normal_size']}, kernel "
+                                             f"{case['kernel']!r}) was rejected: {e!r}")
+        return
+    check(why is None or why is ..., f"invalid {params} ({why}) was accepted")
+    name = f"{params} kernel={chunker.kernel}"
+
+    whole = _chunks(chunker, data)
+    _check_chunks(name, chunker, whole, data, kind.shortest_cut)
+    ref = make(params, case["key"], "scalar", case["normal_size"])
+    check(_chunks(ref, data) == whole, f"{name}: chunks differ from kernel 'scalar'")
+    m = model()
+    if m is not None and case["key"] in KEYS and len(data) <= MODEL_MAX:
+        want = m.chunk_sizes(params, data, key=case["key"], normal_size=case["normal_size"])
+        check([c[0] for c in whole] == want, f"{name}: sizes {[c[0] for c in whole]}, the model {want}")
+
+    reader = Reader(data, case["schedule"], case["use_read"])
+    got = []
+    expected_error = {"none": BlockingIOError, "over": ValueError, "fault": ReaderFault}
+    try:
+        for c in chunker.chunkify(reader):
+            got.append((c.size, c.all_zero, c.tobytes(), c.data is None))
+    except (BlockingIOError, ValueError, ReaderFault) as exc:
+        check(isinstance(exc, expected_error.get(reader.ended, ())),
+              f"{name}: {exc!r} after a reader that ended with {reader.ended}")
+        check(got == whole[:len(got)], f"{name}: chunks before the reader error are not a prefix")
+        return
+    check(reader.ended in (None, "eof"), f"{name}: reader ended with {reader.ended} but no error was raised")
+    delivered = data[:reader.pos]
+    check(got == (whole if reader.pos == len(data) else _chunks(chunker, delivered)),
+          f"{name}: streamed chunks ({len(delivered)} bytes delivered) differ from whole-buffer chunks")
+
+
+def seeds() -> list:
+    from conformance import inputs
+    out = []
+    for algo in CHUNKERS:
+        base = dict(chunker=algo, chunk_min_exp=6, chunk_max_exp=10, hash_mask_bits=7, hash_window_size=16)
+        for nc in (0, 2):
+            out.append(dict(base, nc_level=nc, data=inputs.sha_ctr(5000)))
+            out.append(dict(base, nc_level=nc, reads=3, read_kind="short", read_size=[1, 100, 700],
+                            data=inputs.lcg(3000)))
+        out.append(dict(base, reads=2, read_kind=["short", "eof"], read_size=500, data=inputs.sha_ctr(3000)))
+        for ev in ("none", "over", "fault"):
+            out.append(dict(base, reads=2, read_kind=["short", ev], read_size=1500, use_read=ev == "over",
+                            data=inputs.sha_ctr(3000)))
+        out.append(dict(base, chunk_min_exp_is_wild=True, chunk_min_exp_wild=-1, data=b"x"))
+        out.append(dict(base, repeat=20, data=bytes(500)))
+        out.append(dict(base, chunk_min_exp=6, chunk_max_exp=7, hash_window_size=63, data=inputs.sha_ctr(900)))
+    return [script(decode, **v) for v in out]
+
+
+if __name__ == "__main__":
+    from fuzz.harness import main
+    main(TestOneInput, instrument=("chunkers.params", "chunkers.registry", "chunkers.api"))

@@ -1,0 +1,109 @@
+"""What every fuzz target shares: findings, the kernel inventory, the model,
+and the two ways to run a target (libFuzzer via atheris, or replay).
+
+A target module defines ``TestOneInput(data: bytes)`` (raises :class:`Finding`
+when a checked property breaks; any other exception or a signal is a finding
+too), ``decode(inp)`` (its case from a fuzz.input.Input; TestOneInput decodes
+with it) and ``seeds()`` (a list of input byte strings). It runs as a libFuzzer
+target with ``python TARGET.py [libFuzzer flags] [CORPUS ...]`` and replays
+files by calling ``TestOneInput`` (pytest does that, see fuzz/tests).
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import sys
+import types
+
+
+class Finding(AssertionError):
+    """A property checked by a fuzz target does not hold for the current input."""
+
+
+def check(cond: bool, message) -> None:
+    """Raise :class:`Finding` with ``message`` (a str, or a callable giving one) unless ``cond``."""
+    if not cond:
+        raise Finding(message() if callable(message) else message)
+
+
+@functools.cache
+def kernel_inventory(family: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+    """``(runnable, not_run)`` for a kernel family: the kernel names that run
+    here (scalar first) and ``(name, reason)`` for every known kernel that
+    cannot (spec 01 §11.2 reasons). Never empty: scalar always runs."""
+    from chunkers.registry import kernels
+
+    rows = [r for r in kernels() if r.family == family]
+    runnable = sorted((r.kernel for r in rows if r.runs), key=lambda k: k != "scalar")
+    return tuple(runnable), tuple((r.kernel, r.reason) for r in rows if not r.runs)
+
+
+def report_not_run(target: str, family: str) -> list[str]:
+    """Print (to stderr) and return one line per kernel of ``family`` this
+    machine cannot run, so no kernel is left out silently."""
+    lines = [f"{target}: {family} kernel {name!r} NOT exercised here: {reason}"
+             for name, reason in kernel_inventory(family)[1]]
+    for line in lines:
+        print(line, file=sys.stderr)
+    return lines
+
+
+def _memo_table(fn):
+    """``fn(key)`` memoized for bytes keys; every call gets its own copy of the list."""
+    cache = {}
+
+    @functools.wraps(fn)
+    def table(key):
+        if type(key) is not bytes:
+            return fn(key)
+        if key not in cache:
+            cache[key] = fn(key)
+        return list(cache[key])
+    return table
+
+
+@functools.cache
+def model():
+    """The independent reference model ``conformance.model``, or None (with a
+    message on stderr) when this checkout does not have it.
+
+    Its table derivations are pure Python (buzhash64's takes ~16k CSPRNG
+    draws), so they are memoized per key (same values, a fresh list per call);
+    harnesses only hand the model a few fixed keys.
+    """
+    try:
+        import conformance.model as m
+    except ImportError as exc:
+        print(f"fuzz: conformance.model is missing ({exc}); model comparisons are skipped", file=sys.stderr)
+        return None
+    m.fastcdc.gear_table = _memo_table(m.fastcdc.gear_table)
+    m.buzhash64.table = _memo_table(m.buzhash64.table)
+    return m
+
+
+def _instrument(modules) -> None:
+    """Give atheris Python-level coverage of ``modules`` (names of already
+    imported modules): every function and method defined in them."""
+    import atheris
+
+    for name in modules:
+        mod = sys.modules[name]
+        for obj in vars(mod).values():
+            members = vars(obj).values() if inspect.isclass(obj) else (obj,)
+            for fn in members:
+                if isinstance(fn, types.FunctionType) and fn.__module__ == name:
+                    atheris.instrument_func(fn)
+
+
+def main(test_one_input, instrument=()) -> None:
+    """libFuzzer entry: ``python TARGET.py [-flags] [CORPUS_DIR ...]`` (needs atheris).
+
+    ``instrument``: Python module names whose branches feed the fuzzer's
+    coverage in addition to the C code (built with -fsanitize=fuzzer-no-link).
+    """
+    import atheris
+
+    _instrument(instrument)
+    atheris.Setup(sys.argv, test_one_input)
+    atheris.Fuzz()

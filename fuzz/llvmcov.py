@@ -1,0 +1,97 @@
+"""Line and branch coverage of the C kernels reached by a target's corpus (clang source-based coverage).
+
+``python -m fuzz coverage TARGET`` replays the target's seeds, local corpus
+(fuzz/corpus/TARGET) and regressions through the ``coverage`` build
+(fuzz/build.py) and reports, per kernel source file, the lines and branches
+executed, from ``llvm-cov export -summary-only``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from fuzz import build as fbuild
+from fuzz.campaign import ARTIFACT_ROOT
+
+CSRC = fbuild.ROOT / "chunkers" / "csrc"
+
+
+TIERS = ("scalar", "blockwise", "avx2", "avx512", "neon")
+
+
+def sources(families) -> list[Path]:
+    """The C sources and headers of the families (kernel tiers, registry,
+    hooks, table) and the shared driver."""
+    out = [f for fam in families for f in sorted((CSRC / fam).glob("*.[ch]"))]
+    return out + [CSRC / "driver.c"]
+
+
+def _is_kernel(path: str) -> bool:
+    p = Path(path)
+    return p.stem in TIERS or p.suffix == ".h"     # the tiers and the header's inline reference loop
+
+
+def _tool(name: str) -> str:
+    out = subprocess.run(["clang", "--version"], capture_output=True, text=True).stdout
+    major = re.search(r"version (\d+)", out)
+    for cand in ([f"{name}-{major.group(1)}"] if major else []) + [name]:
+        if shutil.which(cand):
+            return cand
+    raise FileNotFoundError(f"{name} not found (apt-get install llvm)")
+
+
+def collect(target: str, variant_dir: Path | None = None) -> Path:
+    """Replay the target's inputs under the coverage build; returns the merged .profdata."""
+    variant_dir = Path(variant_dir or fbuild.build_dir("coverage"))
+    if not (variant_dir / "BUILD_INFO.json").exists():
+        fbuild.build("coverage", variant_dir)
+    prof = ARTIFACT_ROOT / target / "profile"
+    shutil.rmtree(prof, ignore_errors=True)
+    prof.mkdir(parents=True)
+    env = dict(fbuild.run_env(variant_dir), LLVM_PROFILE_FILE=str(prof / "%p-%m.profraw"))
+    # -P: the repo root (cwd) must not shadow the coverage build's chunkers on sys.path
+    subprocess.run([sys.executable, "-P", "-m", "fuzz", "replay", target, "--corpus", "--keep-going"],
+                   cwd=fbuild.ROOT, env=env, check=False)
+    merged = prof / "merged.profdata"
+    subprocess.run([_tool("llvm-profdata"), "merge", "-sparse", *map(str, prof.glob("*.profraw")),
+                    "-o", str(merged)], check=True)
+    return merged
+
+
+def report(target: str, families, variant_dir: Path | None = None) -> dict:
+    """``{file: {"lines": [covered, count], "branches": [covered, count]}}`` for
+    the families' sources after replaying ``target``'s inputs, plus the totals
+    ``"kernels"`` (tier files and the header) and ``"all"``."""
+    variant_dir = Path(variant_dir or fbuild.build_dir("coverage"))
+    merged = collect(target, variant_dir)
+    objects = sorted((variant_dir / "chunkers").glob("*.so"))
+    args = [_tool("llvm-cov"), "export", "-summary-only", f"-instr-profile={merged}", str(objects[0])]
+    args += [f"-object={o}" for o in objects[1:]] + [str(s) for s in sources(families)]
+    data = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+    out = {}
+    for f in data["data"][0]["files"]:
+        s = f["summary"]
+        out[str(Path(f["filename"]).relative_to(fbuild.ROOT))] = {
+            k: [s[k]["covered"], s[k]["count"]] for k in ("lines", "branches")}
+
+    def total(names):
+        return {k: [sum(out[n][k][i] for n in names) for i in (0, 1)] for k in ("lines", "branches")}
+
+    files = list(out)
+    out["kernels"] = total([n for n in files if _is_kernel(n)])
+    out["all"] = total(files)
+    return out
+
+
+def text(rep: dict) -> str:
+    """The report as an aligned table with percentages."""
+    def pct(c, n):
+        return f"{c:>5}/{n:<5} {100 * c / n:5.1f}%" if n else f"{c:>5}/{n:<5}   n/a "
+    rows = [f"{'file':<40} {'lines':>19}  {'branches':>19}"]
+    rows += [f"{name:<40} {pct(*v['lines'])}  {pct(*v['branches'])}" for name, v in rep.items()]
+    return "\n".join(rows)

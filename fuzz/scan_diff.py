@@ -1,0 +1,278 @@
+"""Differential scan targets: every kernel of a family against scalar, and
+scalar against the model on small spans (spec 02 §4-5.6, 03 §5-7.4).
+
+Each family is one :class:`ScanFamily` entry: how a fuzzer input becomes a
+scan case (table, data span, start state, mask, ...) and how a kernel runs
+on it. The target ``scan_diff_<family>`` runs the case through every kernel
+this machine can run and requires the same (position, exit state) from all
+of them. The span ends right before a no-access page (fuzz/guard.py), so a
+read past its end faults. Kernels this machine cannot run are reported on
+stderr when the target loads.
+
+Adding a family (e.g. the AES chunkers' ``chunkers.aes.scan``): one FAMILIES
+entry whose decode reuses :func:`table` / :func:`mask` / :func:`plant_at` /
+:func:`data` as far as they fit, and a three-line fuzz/scan_diff_<family>.py
+like scan_diff_fastcdc.py; the kernels come from ``chunkers.kernels()``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from typing import Callable, NamedTuple
+
+from chunkers.params import mask as make_mask
+from fuzz.guard import GuardedArena
+from fuzz.harness import check, kernel_inventory, model, report_not_run
+from fuzz.input import Input, script
+
+U64 = (1 << 64) - 1
+MAX_SPAN = 1 << 16          # bytes; longer data is truncated
+MODEL_MAX = 256             # spans up to this length are also checked against the model
+KEYS = (bytes(32), bytes(range(32)), b"\xff" * 32, hashlib.sha256(b"fuzz").digest())
+WINDOWS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095)
+
+_arena = GuardedArena(MAX_SPAN + 64)
+
+
+class ScanFamily(NamedTuple):
+    """One kernel family's scan target.
+
+    ``decode(inp) -> case``; ``run(case, kernel) -> result`` (any comparable
+    value); ``model(m, case) -> result`` with ``m`` = conformance.model (only
+    called for spans of at most MODEL_MAX bytes); ``span(case)`` the scanned
+    length; ``seeds() -> list of field dicts`` (see fuzz.input.Script).
+    """
+
+    name: str
+    decode: Callable
+    run: Callable
+    model: Callable
+    span: Callable
+    seeds: Callable
+
+
+def table(inp: Input, keyed: Callable) -> tuple:
+    """A 256-entry u64 table: the family's keyed table for one of KEYS (cached),
+    or, for a fuzzer key, the cheap fastcdc Gear derivation (kernels must be
+    exact for any table; buzhash64's balanced derivation costs ~16k CSPRNG
+    draws); then up to 4 entries overwritten by fuzzer values."""
+    t = _gear(inp.bytes("key", 32)) if inp.bool("custom_key") else keyed(inp.choice("key_index", KEYS))
+    n = inp.int("overrides", 0, 4)
+    if n:
+        t = list(t)
+        for _ in range(n):
+            t[inp.int("override_index", 0, 255)] = inp.int("override_value", 0, U64)
+    return tuple(t)
+
+
+@functools.lru_cache(maxsize=64)
+def _gear(key: bytes) -> tuple:
+    from chunkers.fastcdc import gear_table
+    return tuple(gear_table(key))
+
+
+def mask(inp: Input) -> int:
+    """A high or low mask of 0..64 bits (spec 01 §3.1), or any u64."""
+    kind = inp.choice("mask_kind", ("high", "low", "any"))
+    if kind == "any":
+        return inp.int("mask", 0, U64)
+    return make_mask(inp.int("mask_bits", 0, 64), kind == "high")
+
+
+def plant_at(inp: Input):
+    """Where to plant a cut: None, or ``(from_end, k)``: position k counted from
+    the last (or first) scan position. Drawn before the data (see :func:`plant`)."""
+    if not inp.bool("plant"):
+        return None
+    return inp.bool("plant_from_end"), inp.int("plant_pos", 0, 31)   # two blocks and a tail from either end
+
+
+def plant(m: int, where, n: int, state_at: Callable) -> int:
+    """The mask ``m`` minus the bits set in the exact state at the planted
+    position, so that position passes the cut test: a hit in a chosen block
+    lane or tail byte however unlikely the data makes it. ``n`` positions
+    (0..n-1); ``state_at(q)`` is the scalar state there."""
+    if where is None or n <= 0:
+        return m
+    from_end, k = where
+    q = max(0, n - 1 - k) if from_end else min(n - 1, k)
+    return m & ~state_at(q) & U64
+
+
+def data(inp: Input) -> memoryview:
+    """The scanned bytes (the input's tail, repeated up to 64 times, at most
+    MAX_SPAN bytes) minus a 0..63-byte prefix, ending at the guard page."""
+    offset = inp.int("offset", 0, 63)
+    repeat = inp.int("repeat", 1, 64)
+    body = inp.rest("data")
+    return _arena.place((body * repeat)[:MAX_SPAN])[offset:]
+
+
+# fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
+
+def _fastcdc_state_at(gear, span, state, q) -> int:
+    """fp after byte q by the scalar kernel with the full mask (stops early only at fp == 0:
+    the plant is best effort, any mask is a valid case)."""
+    from chunkers.fastcdc import scan
+    return scan(gear, span[:q + 1], state, U64, "scalar")[1]
+
+
+def _fastcdc_decode(inp: Input):
+    gear = table(inp, _gear)
+    m = mask(inp)
+    state = inp.int("state", 0, U64)
+    where = plant_at(inp)
+    span = data(inp)
+    m = plant(m, where, len(span), lambda q: _fastcdc_state_at(gear, span, state, q))
+    return gear, span, state, m
+
+
+def _fastcdc_run(case, kernel):
+    from chunkers.fastcdc import scan
+    gear, span, state, m = case
+    return scan(gear, span, state, m, kernel)
+
+
+def _fastcdc_model(mod, case):
+    gear, span, state, m = case
+    return mod.fastcdc.scan(gear, bytes(span), state, m)
+
+
+def _fastcdc_seeds():
+    from conformance import inputs
+    out = []
+    for n in (0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 100, 8191, 8193):
+        out.append(dict(mask_kind="high", mask_bits=8, data=inputs.sha_ctr(n)))
+    for bits in (1, 6, 7, 8, 9, 13, 20, 48, 64):
+        out.append(dict(mask_kind="high", mask_bits=bits, state=0x0123456789ABCDEF, data=inputs.lcg(300)))
+        out.append(dict(mask_kind="low", mask_bits=bits, data=inputs.sha_ctr(200)))
+    for byte in (0x00, 0x41, 0xFF):
+        out.append(dict(mask_kind="high", mask_bits=8, repeat=40, data=bytes([byte]) * 100))
+    # a cut planted at each lane of the first block and at each of the last 16 bytes, for every
+    # span length 16..31 (all block / tail splits of the 8- and 16-byte loops)
+    for n in range(16, 32):
+        for k in range(16):
+            out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_from_end=True, plant_pos=k,
+                            data=inputs.sha_ctr(n)))
+    for k in range(8):
+        out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_pos=k, data=inputs.sha_ctr(40)))
+    # a zero table entry makes every lane a true hit
+    out.append(dict(overrides=1, override_index=0, override_value=0, mask_kind="high", mask_bits=30,
+                    offset=5, data=bytes(40)))
+    return out
+
+
+# buzhash64 (spec 03): window w, data holds pr[0 .. n+w-1]; state = hash of the window at pr[0].
+
+@functools.lru_cache(maxsize=len(KEYS))
+def _bz_table(key: bytes) -> tuple:
+    from chunkers.buzhash64 import table as bz_table
+    return tuple(bz_table(key))
+
+
+class _ModelRotated:
+    """The model's Trot[x] = rotl64(T[x], w) (spec 03 §4), computed per lookup:
+    a short model scan reads a few entries, building all 256 costs more."""
+
+    def __init__(self, mod, t: tuple, w: int):
+        self.rotl64, self.t, self.w = mod.buzhash64.rotl64, t, w
+
+    def __getitem__(self, x: int) -> int:
+        return self.rotl64(self.t[x], self.w)
+
+
+def _buzhash64_state_at(t, w, span, state, q) -> int:
+    """The hash of the window at step q by the scalar kernel with the full mask
+    (stops early only at a zero hash: the plant is best effort)."""
+    from chunkers.buzhash64 import scan
+    return scan(t, w, span[:q + w], state, U64, "scalar")[1]
+
+
+def _buzhash64_decode(inp: Input):
+    from chunkers.buzhash64 import window_hash
+    t = table(inp, _bz_table)
+    m = mask(inp)
+    w = inp.choice("window", WINDOWS) if inp.bool("special_window") else inp.int("window_any", 1, 300)
+    state_kind = inp.choice("state_kind", ("window", "any", "match"))
+    state = inp.int("state", 0, U64)
+    where = plant_at(inp)
+    span = data(inp)
+    if len(span) < w:                           # the scan needs a whole first window
+        w = max(1, len(span))
+        span = span if len(span) else _arena.place(b"\0")
+    if state_kind == "window":
+        state = window_hash(t, span[:w])
+    elif state_kind == "match":
+        state &= ~m & U64                       # matches on entry: zero steps
+    m = plant(m, where, len(span) - w + 1, lambda q: _buzhash64_state_at(t, w, span, state, q))
+    return t, w, span, state, m
+
+
+def _buzhash64_run(case, kernel):
+    from chunkers.buzhash64 import scan
+    t, w, span, state, m = case
+    return scan(t, w, span, state, m, kernel)
+
+
+def _buzhash64_model(mod, case):
+    t, w, span, state, m = case
+    return mod.buzhash64.scan(t, _ModelRotated(mod, t, w), bytes(span), w, state, m)
+
+
+def _buzhash64_seeds():
+    from conformance import inputs
+    out = []
+    for w in (1, 2, 63, 64, 65):
+        for n in (0, 1, 7, 8, 9, 15, 16, 17, 24, 31, 33, 100):
+            out.append(dict(mask_kind="low", mask_bits=6, special_window=True, window=w,
+                            data=inputs.sha_ctr(w + n)))
+    for bits in (1, 8, 9, 20, 48, 64):
+        out.append(dict(mask_kind="low", mask_bits=bits, special_window=True, window=4095,
+                        data=inputs.lcg(4200)))
+    out.append(dict(mask_kind="low", mask_bits=8, state_kind="match", state=U64, data=inputs.sha_ctr(50)))
+    # a cut planted at each lane of the first block and at each of the last 16 steps, for every
+    # span length 16..31 (all block / tail splits of the 8- and 16-step loops)
+    for n in range(16, 32):
+        for k in range(16):
+            out.append(dict(mask_kind="low", mask_bits=40, special_window=True, window=64, plant=True,
+                            plant_from_end=True, plant_pos=k, data=inputs.sha_ctr(64 + n)))
+    for k in range(8):
+        out.append(dict(mask_kind="low", mask_bits=40, special_window=True, window=3, plant=True, plant_pos=k,
+                        data=inputs.sha_ctr(50)))
+    for byte in (0x00, 0x41, 0xFF):
+        out.append(dict(mask_kind="low", mask_bits=8, window_any=64, repeat=30, data=bytes([byte]) * 100))
+    return out
+
+
+FAMILIES = {
+    "fastcdc": ScanFamily("fastcdc", _fastcdc_decode, _fastcdc_run, _fastcdc_model,
+                          lambda case: len(case[1]), _fastcdc_seeds),
+    "buzhash64": ScanFamily("buzhash64", _buzhash64_decode, _buzhash64_run, _buzhash64_model,
+                            lambda case: len(case[2]) - case[1], _buzhash64_seeds),
+}
+
+
+def target(family: str):
+    """``(TestOneInput, decode, seeds)`` of the target ``scan_diff_<family>``."""
+    fam = FAMILIES[family]
+    name = f"scan_diff_{family}"
+    report_not_run(name, family)
+    kernels = kernel_inventory(family)[0]
+
+    def test_one_input(raw: bytes) -> None:
+        case = fam.decode(Input(raw))
+        ref = fam.run(case, "scalar")
+        for k in kernels[1:]:
+            got = fam.run(case, k)
+            check(got == ref, lambda: f"{name}: kernel {k!r} gave {got}, scalar gave {ref} "
+                                      f"(span {fam.span(case)} bytes)")
+        m = model()
+        if m is not None and fam.span(case) <= MODEL_MAX:
+            want = fam.model(m, case)
+            check(tuple(want) == tuple(ref), lambda: f"{name}: scalar gave {ref}, the model {want}")
+
+    def seeds() -> list[bytes]:
+        return [script(fam.decode, **values) for values in fam.seeds()]
+
+    return test_one_input, fam.decode, seeds

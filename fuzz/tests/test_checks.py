@@ -1,0 +1,69 @@
+"""The targets' checks fail when a kernel, a chunker or a reader misbehaves."""
+
+import pytest
+
+from fuzz import chunker_stream, params_parse, scan_diff
+from fuzz.harness import Finding, kernel_inventory
+
+
+@pytest.mark.parametrize("family", list(scan_diff.FAMILIES))
+def test_scan_diff_reports_a_differing_kernel(monkeypatch, family):
+    fam = scan_diff.FAMILIES[family]
+    wrong = kernel_inventory(family)[0][-1]     # a non-scalar kernel when one runs here
+
+    def run(case, kernel):
+        pos, state = fam.run(case, kernel)
+        return (pos, state ^ (kernel == wrong))  # the exit state off by one bit
+
+    monkeypatch.setitem(scan_diff.FAMILIES, family, fam._replace(run=run))
+    test_one_input, _, seeds = scan_diff.target(family)
+    with pytest.raises(Finding, match="scalar" if wrong == "scalar" else repr(wrong)):
+        test_one_input(seeds()[0])
+
+
+def test_scan_diff_compares_scalar_with_the_model(monkeypatch):
+    fam = scan_diff.FAMILIES["fastcdc"]
+    monkeypatch.setitem(scan_diff.FAMILIES, "fastcdc",
+                        fam._replace(model=lambda m, case: (-2, 0)))
+    test_one_input, _, seeds = scan_diff.target("fastcdc")
+    with pytest.raises(Finding, match="model"):
+        test_one_input(seeds()[0])
+
+
+def test_chunk_checks_catch_bad_chunks():
+    from chunkers import FastCDC
+    c = FastCDC(bytes(32), 6, 8, 7, 0)
+    good = [(65, False, b"a" * 65, False), (10, True, bytes(10), True)]
+    chunker_stream._check_chunks("t", c, good, b"a" * 65 + bytes(10), 1)
+    with pytest.raises(Finding, match="reassemble"):
+        chunker_stream._check_chunks("t", c, good, b"a" * 75, 1)
+    with pytest.raises(Finding, match="bounds"):
+        chunker_stream._check_chunks("t", c, good[::-1], bytes(10) + b"a" * 65, 1)
+    with pytest.raises(Finding, match="all-zero"):
+        chunker_stream._check_chunks("t", c, [(3, False, bytes(3), False)], bytes(3), 1)
+
+
+def test_reader_follows_its_schedule():
+    r = chunker_stream.Reader(b"abcdef", [("short", 2), ("short", 100)], use_read=True)
+    assert (r.read(10), r.read(10), r.read(10)) == (b"ab", b"cdef", b"")
+    assert r.ended == "eof"
+    with pytest.raises(Finding, match="after the stream ended"):
+        r.read(10)
+    r = chunker_stream.Reader(b"abc", [("over",)], use_read=False)
+    assert r.readinto(bytearray(5)) == 6 and r.ended == "over"
+    with pytest.raises(chunker_stream.ReaderFault):
+        chunker_stream.Reader(b"abc", [("fault",)], use_read=True).read(3)
+
+
+def test_chunker_stream_rejects_a_validity_mismatch(monkeypatch):
+    monkeypatch.setattr(chunker_stream, "invalid_because", lambda case: "planted")
+    with pytest.raises(Finding, match="was accepted"):
+        chunker_stream.TestOneInput(chunker_stream.seeds()[0])
+
+
+def test_params_parse_flags_undocumented_exceptions(monkeypatch):
+    def parse(s):
+        raise KeyError(s)
+    monkeypatch.setattr(params_parse, "parse_params", parse)
+    with pytest.raises(KeyError):
+        params_parse.TestOneInput(params_parse.seeds()[0])

@@ -1,0 +1,41 @@
+"""Which kernels the scan targets exercise here. A kernel this machine cannot
+run is reported as a skip with its reason (pytest -rs), never left out."""
+
+import pytest
+
+from chunkers.registry import kernels
+from fuzz.harness import kernel_inventory
+
+
+@pytest.mark.parametrize("row", [r for r in kernels() if r.family in ("fastcdc", "buzhash64")],
+                         ids=lambda r: f"{r.family}-{r.kernel}")
+def test_kernel_is_fuzzed_here(row):
+    runs, not_run = kernel_inventory(row.family)
+    if not row.runs:
+        assert (row.kernel, row.reason) in not_run
+        pytest.skip(f"scan_diff_{row.family} cannot exercise kernel {row.kernel!r} here: {row.reason}")
+    assert row.kernel in runs
+
+
+@pytest.mark.parametrize("family", ["fastcdc", "buzhash64"])
+def test_portable_kernels_always_run(family):
+    runs, _ = kernel_inventory(family)
+    assert runs[0] == "scalar" and "blockwise" in runs
+
+
+def test_a_kernel_the_cpu_lacks_is_reported(monkeypatch, capsys):
+    from chunkers import registry as ck
+    from fuzz.harness import report_not_run
+    features = ck._cpu_features()
+    monkeypatch.setattr(ck, "_cpu_features", lambda: features - {"avx512f", "avx2"})
+    kernel_inventory.cache_clear()
+    try:
+        runs, not_run = kernel_inventory("fastcdc")
+        lines = report_not_run("scan_diff_fastcdc", "fastcdc")
+    finally:
+        kernel_inventory.cache_clear()
+    assert runs == ("scalar", "blockwise")
+    names = [k for k, _ in not_run]
+    assert ("avx512" in names) == any(r.kernel == "avx512" for r in kernels())   # x86-64 builds list it
+    assert all("NOT exercised" in line and "lacks" in line for line in lines) and len(lines) == len(names)
+    assert capsys.readouterr().err.count("NOT exercised") == len(names)

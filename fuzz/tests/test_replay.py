@@ -1,0 +1,42 @@
+"""Regression replay: every target's seeds and every file in fuzz/regressions/TARGET/
+(JSON fields re-encoded for the current decoder, or raw inputs) go through the
+target under plain pytest (no atheris, normal build).
+
+Set FUZZ_REPLAY_CORPUS=1 to replay the local campaign corpora (fuzz/corpus/) too.
+"""
+
+import os
+
+import pytest
+
+from fuzz import campaign, targets
+
+
+def _cases():
+    found = False
+    for name in targets.TARGETS:
+        dirs = [campaign.REGRESSION_ROOT / name]
+        if os.environ.get("FUZZ_REPLAY_CORPUS"):
+            dirs.append(campaign.CORPUS_ROOT / name)
+        for d in dirs:
+            if d.is_dir():
+                for f in sorted(d.iterdir()):
+                    found = True
+                    yield pytest.param(name, f, id=f"{name}/{d.name}/{f.name}")
+    if not found:
+        yield pytest.param(None, None, marks=pytest.mark.skip(reason="no regressions recorded yet"), id="none")
+
+
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_seeds(name):
+    mod = targets.load(name)
+    seeds = mod.seeds()
+    assert seeds and len(set(seeds)) == len(seeds)
+    for data in seeds:
+        mod.TestOneInput(data)
+
+
+@pytest.mark.parametrize("name,path", list(_cases()))
+def test_regression(name, path):
+    data = path.read_bytes() if path.parent.parent == campaign.CORPUS_ROOT else campaign.regression_input(name, path)
+    targets.load(name).TestOneInput(data)

@@ -1,0 +1,41 @@
+"""``python -m vectors {regenerate,check}``: write or verify the golden vectors.
+
+``regenerate [--chunker NAME]`` computes every vector with every kernel of
+ours that runs here and with the pure-Python model; if any two disagree it
+prints the disagreements and writes nothing (exit 1). ``check [--chunker
+NAME] [--model]`` recomputes the vectors with every runnable kernel (and the
+model with ``--model``) and exits 1, with a readable diff, when a file is
+invalid or differs from what regeneration would write.
+"""
+
+import argparse
+import sys
+
+import vectors
+from vectors.generate import check, regenerate
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m vectors", description=__doc__.splitlines()[0])
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("regenerate", help="compute and write the vector files (refuses on any disagreement)")
+    c = sub.add_parser("check", help="exit 1 with a diff if a vector file drifted")
+    for s in (r, c):
+        s.add_argument("--chunker", action="append", choices=vectors.names(),
+                       help="only this chunker (repeatable; default: all)")
+    c.add_argument("--model", action="store_true", help="also recompute with the (slow) pure-Python model")
+    r.add_argument("--dry-run", action="store_true", help="compute and compare, write nothing")
+    args = p.parse_args(argv)
+    names = args.chunker or vectors.names()
+    from rich.console import Console
+    console = Console(stderr=True)
+    with console.status("vectors") as status:
+        def progress(name, i, n):
+            status.update(f"{name}: case {i + 1}/{n}")
+        if args.command == "regenerate":
+            return regenerate(names, write=not args.dry_run, progress=progress)
+        return check(names, model=args.model, progress=progress)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
