@@ -33,13 +33,15 @@ import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
 from conformance import emulate
 from conformance.engine import model_mismatches, scan_mismatches
-from conformance.families import FAMILIES
+from conformance.families import FAMILIES, scan_families
 
 PORTABLE = "portable"
 ALL_KERNELS = {
     "fastcdc": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE, "scalar": PORTABLE},
     "buzhash64": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE,
                   "scalar": PORTABLE},
+    "buzhash": {"single": PORTABLE},
+    "fixed": {"single": PORTABLE},
     "aes": {"vaes": "x86-64", "vaes256": "x86-64", "aes-ni": "x86-64", "aes-arm64": "aarch64", "evp": PORTABLE},
 }
 """family -> kernel -> the target it needs (spec 01 §11.2, 06 §8.4), over all build targets."""
@@ -81,7 +83,7 @@ def checked(family: str, kernel: str, target: str, coverage: str, run=None) -> T
     """The row of ``kernel`` after its scan-identity check on the catalogue against the
     family's reference kernel, or for the reference itself against the model (``run``: an
     emulated runner, see conformance.emulate.runner; default the native kernel)."""
-    if family not in FAMILIES:
+    if family not in scan_families():
         return Tier(family, kernel, target, coverage, "not run", "no scan catalogue for this family")
     if kernel == FAMILIES[family].reference and run is None:
         bad = model_mismatches(family, _cases(family))      # the reference is checked against the model
