@@ -110,6 +110,7 @@ def test_matrix_names_every_tier_of_every_target():
                for r in rows)
 
 
+@pytest.mark.timeout(1200)     # a Debian root, a cross build and the qemu run: about 4 minutes from scratch
 @pytest.mark.parametrize("arch", list(tiers.CROSS))
 def test_cross_architecture(arch, tiers_option, record_tier):
     if tiers_option != "all":
