@@ -27,7 +27,7 @@ from typing import NamedTuple
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
 from chunkers.api import make_chunker  # noqa: E402
-from chunkers.kernels import why_not  # noqa: E402
+from chunkers.registry import why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 
@@ -268,4 +268,4 @@ def seeds() -> list:
 
 if __name__ == "__main__":
     from fuzz.harness import main
-    main(TestOneInput, instrument=("chunkers.params", "chunkers.kernels", "chunkers.api"))
+    main(TestOneInput, instrument=("chunkers.params", "chunkers.registry", "chunkers.api"))

@@ -32,7 +32,7 @@ def kernel_inventory(family: str) -> tuple[tuple[str, ...], tuple[tuple[str, str
     """``(runnable, not_run)`` for a kernel family: the kernel names that run
     here (scalar first) and ``(name, reason)`` for every known kernel that
     cannot (spec 01 §11.2 reasons). Never empty: scalar always runs."""
-    from chunkers.kernels import kernels
+    from chunkers.registry import kernels
 
     rows = [r for r in kernels() if r.family == family]
     runnable = sorted((r.kernel for r in rows if r.runs), key=lambda k: k != "scalar")

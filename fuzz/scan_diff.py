@@ -12,7 +12,7 @@ stderr when the target loads.
 Adding a family (e.g. the AES chunkers' ``chunkers.aes.scan``): one FAMILIES
 entry whose decode reuses :func:`table` / :func:`mask` / :func:`plant_at` /
 :func:`data` as far as they fit, and a three-line fuzz/scan_diff_<family>.py
-like scan_diff_fastcdc.py; the kernels come from ``chunkers.kernels()``.
+like scan_diff_fastcdc.py; the kernels come from ``chunkers.kernels()`` (chunkers.registry).
 """
 
 from __future__ import annotations

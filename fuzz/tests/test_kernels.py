@@ -3,7 +3,7 @@ run is reported as a skip with its reason (pytest -rs), never left out."""
 
 import pytest
 
-from chunkers.kernels import kernels
+from chunkers.registry import kernels
 from fuzz.harness import kernel_inventory
 
 
@@ -24,9 +24,8 @@ def test_portable_kernels_always_run(family):
 
 
 def test_a_kernel_the_cpu_lacks_is_reported(monkeypatch, capsys):
-    import importlib
+    from chunkers import registry as ck
     from fuzz.harness import report_not_run
-    ck = importlib.import_module("chunkers.kernels")    # the package's `kernels` attribute is the function
     features = ck._cpu_features()
     monkeypatch.setattr(ck, "_cpu_features", lambda: features - {"avx512f", "avx2"})
     kernel_inventory.cache_clear()
