@@ -47,15 +47,24 @@ def test_aes_seeds_reach_every_position_kind(family):
 
 def test_chunk_checks_catch_bad_chunks():
     from chunkers import FastCDC
-    c = FastCDC(bytes(32), 6, 8, 7, 0)
+    bounds = chunker_stream.size_bounds(chunker_stream.CHUNKERS["fastcdc"], FastCDC(bytes(32), 6, 8, 7, 0))
     good = [(65, False, b"a" * 65, False), (10, True, bytes(10), True)]
-    chunker_stream._check_chunks("t", c, good, b"a" * 65 + bytes(10), 1)
+    chunker_stream._check_chunks("t", good, b"a" * 65 + bytes(10), bounds)
     with pytest.raises(Finding, match="reassemble"):
-        chunker_stream._check_chunks("t", c, good, b"a" * 75, 1)
+        chunker_stream._check_chunks("t", good, b"a" * 75, bounds)
     with pytest.raises(Finding, match="bounds"):
-        chunker_stream._check_chunks("t", c, good[::-1], bytes(10) + b"a" * 65, 1)
+        chunker_stream._check_chunks("t", good[::-1], bytes(10) + b"a" * 65, bounds)
     with pytest.raises(Finding, match="all-zero"):
-        chunker_stream._check_chunks("t", c, [(3, False, bytes(3), False)], bytes(3), 1)
+        chunker_stream._check_chunks("t", [(3, False, bytes(3), False)], bytes(3), bounds)
+
+
+def test_fixed_chunks_are_whole_blocks_after_the_header():
+    from chunkers import Fixed
+    bounds = chunker_stream.size_bounds(chunker_stream.CHUNKERS["fixed"], Fixed(4, 2))
+    chunks = [(n, False, b"a" * n, False) for n in (2, 4, 4, 1)]
+    chunker_stream._check_chunks("t", chunks, b"a" * 11, bounds)
+    with pytest.raises(Finding, match="chunk 1 of 3 has size 3"):
+        chunker_stream._check_chunks("t", [(n, False, b"a" * n, False) for n in (2, 3, 4)], b"a" * 9, bounds)
 
 
 def test_reader_follows_its_schedule():
