@@ -30,6 +30,7 @@ TARGETS = {
     "scan_diff_toeplitz_aes": Target(max_len=4096),
     "chunker_stream": Target(max_len=8192),
     "params_parse": Target(max_len=256, dictionary="params_parse.dict"),
+    "vectors_load": Target(max_len=512),
 }
 
 
