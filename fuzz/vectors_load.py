@@ -127,7 +127,7 @@ def _expand(inp: Input, name: str, doc: dict) -> None:
         if new_len is not None:
             test["input"] = {"length": new_len, "generator": "sha_ctr", "args": {"label": "fuzz"}}
         chunks = _model_chunks(name, group, test)
-    except (KeyError, TypeError, ValueError, AttributeError, ZeroDivisionError):   # an already mangled shape
+    except (LookupError, TypeError, ValueError, AttributeError, ZeroDivisionError):   # an already mangled shape
         return
     if chunks is None:
         return
@@ -154,8 +154,11 @@ def _expand(inp: Input, name: str, doc: dict) -> None:
 
 def _mutate(inp: Input, name: str, doc: dict) -> None:
     """One structural mutation of ``doc`` in place (nothing when the drawn op does not fit the value)."""
-    where = paths(doc)
+    where = paths(doc) or [(doc, None)]
     parent, key = where[inp.int("path", 0, (1 << 16) - 1) % len(where)]
+    if key is None:                             # everything was deleted: start over with one value
+        doc["extra"] = None
+        return
     op = inp.choice("op", OPS)
     value = parent[key]
     if op == "expand":
@@ -247,18 +250,17 @@ def _model_chunks(name: str, group: dict, test: dict):
     """``(sizes, SHA-256 digests)`` of the model's chunks for a test's case, or None when the model
     cannot say cheaply (input over MODEL_MAX bytes, a key the file does not use, no model) or at all."""
     from vectors.inputs import materialize
-    if model() is None or test["input"]["length"] > MODEL_MAX or test.get("key") not in _file_keys(name):
-        return None
-    params = group["params"]
-    if params[0] != "fixed" and not all(type(e) is int and 0 <= e <= 64 for e in params[1:3]):
-        return None                             # the model would compute 2**exponent for any int
     try:
+        params = group["params"]
+        if (model() is None or test["input"]["length"] > MODEL_MAX or test.get("key") not in _file_keys(name)
+                or params[0] != "fixed" and not all(type(e) is int and 0 <= e <= 64 for e in params[1:3])):
+            return None                         # the model would compute 2**exponent for any int
         data = materialize(test["input"])
         from conformance.impls import Model
         sizes = Model().chunk_sizes(tuple(group["params"]), data, seed=test.get("seed", 0),
                                     key=bytes.fromhex(test["key"]) if "key" in test else None,
                                     normal_size=group["normalSize"])
-    except Exception:       # the model rejects the case or the input: no truth to compare with
+    except Exception:       # a mangled case, or the model rejects it: no truth to compare with
         return None
     pos, digests = 0, []
     for s in sizes:
