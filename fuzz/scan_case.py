@@ -58,13 +58,17 @@ def mask(inp: Input) -> int:
     return make_mask(inp.int("mask_bits", 0, 64), kind == "high")
 
 
-def plant_at(inp: Input, last: int = 31):
-    """Where to plant a cut: None, or ``(from_end, k)``: position k (0..last)
-    counted from the last (or first) scan position. Drawn before the data
-    (see :func:`plant`)."""
+def plant_at(inp: Input, far: int = 0):
+    """Where to plant a cut: None, or ``(from_end, k)``: position k counted
+    from the last (or first) scan position, 0..31 (two blocks and a tail), or
+    with ``far`` sometimes 0..far (kept apart so that the near positions stay
+    likely). Drawn before the data (see :func:`plant`)."""
     if not inp.bool("plant"):
         return None
-    return inp.bool("plant_from_end"), inp.int("plant_pos", 0, last)
+    from_end = inp.bool("plant_from_end")
+    if far and inp.bool("plant_far"):
+        return from_end, inp.int("plant_far_pos", 0, far)
+    return from_end, inp.int("plant_pos", 0, 31)
 
 
 def plant(m: int, where, n: int, state_at: Callable) -> int:
