@@ -34,7 +34,8 @@ fi
 
 for target in $(python3 -c 'from fuzz.targets import TARGETS; print(" ".join(TARGETS))'); do
   compile_python_fuzzer "fuzz/$target.py" --paths "$BUILD" --paths "$ROOT" \
-    --collect-submodules chunkers --collect-submodules fuzz --collect-submodules conformance
+    --collect-submodules chunkers --collect-submodules fuzz --collect-submodules conformance \
+    --collect-submodules vectors --add-data "$ROOT/vectors:vectors"      # vectors_load reads the JSON files
   python3 -m fuzz seeds "$target" "$OUT/${target}_seed_corpus.zip" --build-dir "$BUILD"
   python3 - "$target" "$OUT/$target.options" <<'PY'
 import sys

@@ -65,6 +65,8 @@ def cmd_kernels(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    if args.size < 0 or args.repeat < 1:
+        raise UsageError(f"bench needs --size >= 0 and --repeat >= 1, got {args.size} and {args.repeat}")
     bench_mod.run(size=args.size << 20, seed=args.seed, repeat=args.repeat, families=args.family,
                   scan=not args.no_scan, as_json=args.json)
     return 0
@@ -105,4 +107,7 @@ def main(argv=None) -> int:
         return 2
     except (OSError, RuntimeError) as e:     # RuntimeError: the AES chunkers' OpenSSL failed mid-stream
         print(f"error: {e}", file=sys.stderr)
+        return 1
+    except MemoryError:                      # e.g. bench --size larger than this machine's memory
+        print("error: out of memory", file=sys.stderr)
         return 1

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from fuzz import targets
 
-SCAN_FAMILIES = ("fastcdc", "buzhash64")     # kernel families with scan targets (fuzz/scan_diff.py)
+SCAN_FAMILIES = ("fastcdc", "buzhash64", "aes")     # kernel families with scan targets (fuzz/scan_diff.py)
 
 
 def _inputs(name: str, corpus: bool, paths: list) -> list:
@@ -91,7 +91,7 @@ def cmd_seeds(a) -> int:
 def cmd_list(a) -> int:
     from fuzz.harness import kernel_inventory
     for name, t in targets.TARGETS.items():
-        print(f"{name:<22} max_len={t.max_len} dict={t.dictionary}")
+        print(f"{name:<26} max_len={t.max_len} dict={t.dictionary}")
     for fam in SCAN_FAMILIES:
         runs, not_run = kernel_inventory(fam)
         print(f"{fam}: runs {', '.join(runs)}" + "".join(f"; NOT run: {k} ({r})" for k, r in not_run))

@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Fuzz target: a whole chunker, fed through a misbehaving reader (spec 01 §4.1, §5, §7, §8).
 
-The fuzzer picks the chunker kind and its parameters (valid or not), the
-normal size, the key, the kernel name, the data and a read schedule (short
-reads, an early 0 = EOF, None, an oversized read, an OSError). Checked:
+The fuzzer picks the chunker kind (fastcdc, buzhash64, the three AES
+chunkers, legacy buzhash, fixed) and its parameters (valid or not), the
+normal size, the key, the legacy buzhash seed, the kernel name, the data and
+a read schedule (short reads, an early 0 = EOF, None, an oversized read, an
+OSError). Checked:
 
 * construction raises ValueError / TypeError / OverflowError exactly when
-  the model (conformance.model) or the key / kernel / normal size rules say
-  the arguments are invalid, and nothing else escapes;
+  the model (conformance.model) or the key / seed / kernel / normal size
+  rules say the arguments are invalid, and nothing else escapes (a key is
+  ignored by the unkeyed chunkers, a seed by all but legacy buzhash);
 * the streamed chunks equal the whole-buffer chunks of the bytes the reader
   delivered; a reader error propagates and the chunks yielded before it are
   a prefix of the whole-buffer chunks (nothing already delivered is wrong);
-* chunks reassemble to the input, stay within the size bounds, and flag
-  all-zero chunks exactly;
-* the chosen kernel gives the same chunks as scalar, and (fixed keys, short
+* chunks reassemble to the input, stay within the size bounds (fixed: the
+  header, then whole blocks), and flag all-zero chunks exactly;
+* the chosen kernel gives the same chunks as the family's portable kernel
+  (scalar, or evp for the AES chunkers), and (fixed keys, any seed, short
   inputs) the model's chunk sizes.
 
 Another chunker is one more :data:`CHUNKERS` entry.
@@ -27,6 +31,7 @@ from typing import NamedTuple
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
 from chunkers.api import make_chunker  # noqa: E402
+from chunkers.params import MAX_DATA_SIZE  # noqa: E402
 from chunkers.registry import why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
@@ -35,8 +40,8 @@ U64 = (1 << 64) - 1
 MAX_DATA = 1 << 16
 MODEL_MAX = 1024
 KEYS = (bytes(32), bytes(range(32)), hashlib.sha256(b"fuzz").digest())
-WILD = (-(1 << 64), -(1 << 63) - 1, -(1 << 31) - 1, -(1 << 31), -1, 0, 1, 2, 23, 24, 25, 47, 48, 49, 62, 63, 64,
-        65, (1 << 31) - 1, 1 << 31, 1 << 32, 1 << 63, U64, 1 << 64)
+WILD = (-(1 << 64), -(1 << 63) - 1, -(1 << 63), -(1 << 31) - 1, -(1 << 31), -1, 0, 1, 2, 23, 24, 25, 47, 48, 49,
+        62, 63, 64, 65, (1 << 31) - 1, 1 << 31, 1 << 32, 1 << 63, U64, 1 << 64, MAX_DATA_SIZE, MAX_DATA_SIZE + 1)
 CLEAN_ERRORS = (ValueError, TypeError, OverflowError)
 
 
@@ -49,23 +54,37 @@ class Field(NamedTuple):
 
 
 class ChunkerKind(NamedTuple):
-    """One chunker: its params-tuple name (spec 01 §2), kernel family, fields,
-    and ``shortest_cut``: a hash cut makes a chunk of at least min_size +
-    shortest_cut bytes (1 window-less, 0 windowed)."""
+    """One chunker: its params-tuple name (spec 01 §2), kernel family, fields;
+    ``shortest_cut``: a hash cut makes a chunk of at least min_size +
+    shortest_cut bytes (1 window-less, 0 windowed; None: fixed sizes);
+    ``credential``: what it is keyed with ("key", "seed" or ""); ``reference``:
+    the portable kernel the chosen one is compared with (None: a single
+    implementation); ``normal_size``: whether it takes a normal size."""
 
     algo: str
     family: str
     fields: tuple
-    shortest_cut: int
+    shortest_cut: int | None
+    credential: str = "key"
+    reference: str | None = "scalar"
+    normal_size: bool = True
 
 
 _SIZES = (Field("chunk_min_exp", 0, 12), Field("chunk_max_exp", 1, 16), Field("hash_mask_bits", 0, 14))
+_NC = Field("nc_level", 0, 4)
+_WINDOW = Field("hash_window_size", 1, 128)
 CHUNKERS = {k.algo: k for k in (
-    ChunkerKind("fastcdc", "fastcdc", _SIZES + (Field("nc_level", 0, 4),), 1),
-    ChunkerKind("buzhash64", "buzhash64", _SIZES + (Field("hash_window_size", 1, 128), Field("nc_level", 0, 4)), 0),
+    ChunkerKind("fastcdc", "fastcdc", _SIZES + (_NC,), 1),
+    ChunkerKind("buzhash64", "buzhash64", _SIZES + (_WINDOW, _NC), 0),
+    *(ChunkerKind(name, "aes", _SIZES + (_NC,), 1, reference="evp")
+      for name in ("rabin-aes", "goldilocks-aes", "toeplitz-aes")),
+    ChunkerKind("buzhash", "buzhash", _SIZES + (_WINDOW,), 0, "seed", None, False),
+    ChunkerKind("fixed", "fixed", (Field("block_size", 1, 3000), Field("header_size", -8, 3000)), None, "", None,
+                False),
 )}
-# Every kernel name of every platform (spec 01 §11.2) and some that are none: the same on all hosts.
-KERNEL_NAMES = ("scalar", "blockwise", "avx2", "avx512", "neon", None, "", " Scalar ", "auto")
+# Every kernel name of every platform (spec 01 §11.2, 06 §8.4) and some that are none: the same on all hosts.
+KERNEL_NAMES = ("scalar", "blockwise", "avx2", "avx512", "neon", "evp", "aes-ni", "vaes", "vaes256", "aes-arm64",
+                "single", None, "", " Scalar ", " EVP", "auto")
 
 
 class ReaderFault(OSError):
@@ -119,6 +138,11 @@ def _value(inp: Input, field: Field) -> int:
         else inp.int(field.name, field.lo, field.hi)
 
 
+def _seed(inp: Input):
+    """A legacy buzhash seed: a C int, or a wild int (out of range: OverflowError)."""
+    return inp.choice("seed_wild", WILD) if inp.bool("seed_is_wild") else inp.int("seed", -(1 << 31), (1 << 31) - 1)
+
+
 def _key(inp: Input):
     kind = inp.choice("key_kind", ("fixed", "custom", "length", "type"))
     if kind == "fixed":
@@ -140,6 +164,7 @@ def decode(inp: Input) -> dict:
         normal_size = inp.choice("normal_size_wild", WILD) if inp.bool("normal_size_is_wild") \
             else inp.int("normal_size", 0, 1 << 16)
     key = _key(inp)
+    seed = _seed(inp) if kind.credential == "seed" else 0
     kernel = inp.choice("kernel", KERNEL_NAMES)
     schedule = []
     for _ in range(inp.int("reads", 0, 16)):
@@ -148,7 +173,7 @@ def decode(inp: Input) -> dict:
     use_read = inp.bool("use_read")
     repeat = inp.int("repeat", 1, 32)
     data = (inp.rest("data") * repeat)[:MAX_DATA]
-    return dict(kind=kind, values=values, normal_size=normal_size, key=key, kernel=kernel,
+    return dict(kind=kind, values=values, normal_size=normal_size, key=key, seed=seed, kernel=kernel,
                 schedule=schedule, use_read=use_read, data=data)
 
 
@@ -156,20 +181,28 @@ def invalid_because(case: dict):
     """Why construction must fail (a short reason), None if it must succeed,
     or ``...`` when unknown (no model in this checkout)."""
     key, kernel, kind, values = case["key"], case["kernel"], case["kind"], case["values"]
-    if key is not None and (not isinstance(key, bytes) or len(key) != 32):   # None: make_chunker's zero key
-        return "key"
+    if kind.credential == "key" and key is not None and (not isinstance(key, bytes) or len(key) != 32):
+        return "key"                            # None: make_chunker's zero key
     if kernel is not None and kernel.strip() and why_not(kind.family, kernel.strip().lower()):
         return "kernel"
     if not 0 <= case["normal_size"] <= U64:
         return "normal_size"
-    if not all(0 <= e <= 64 for e in values[:2]):   # 2**e would be absurd; invalid by 01 §4.1 checks 1-2
+    if case["normal_size"] and not kind.normal_size:
+        return "normal_size without normalized chunking"
+    if kind.algo == "fixed":
+        if not (values[0] <= MAX_DATA_SIZE and -(1 << 63) <= values[1] <= MAX_DATA_SIZE):
+            return "fixed size bound"           # ours (Fixed docstring); borg and the model check nothing
+    elif not all(0 <= e <= 64 for e in values[:2]):   # 2**e would be absurd; invalid by 01 §4.1 checks 1-2
         return "size exponent"
     m = model()
     if m is None:
         return ...
     try:
-        m.chunk_sizes((kind.algo, *values), b"")
-    except (AssertionError, ValueError, TypeError) as exc:
+        if kind.family == "aes":                # the checks of 06 §9.1 without the (slow) key expansion
+            m.aes.check_params(*values)
+        else:
+            m.chunk_sizes((kind.algo, *values), b"", seed=case["seed"])
+    except (AssertionError, ValueError, TypeError, OverflowError) as exc:
         return f"model: {exc}"
     return None
 
@@ -177,15 +210,15 @@ def invalid_because(case: dict):
 _made: dict = {}
 
 
-def make(params: tuple, key, kernel, normal_size: int):
+def make(params: tuple, key, seed: int, kernel, normal_size: int):
     """make_chunker, reusing the chunker built for the same arguments (a chunker
     is reusable, spec 01 §8, and buzhash64's table derivation is slow under
     ASan). Arguments that did not construct are tried again every time."""
-    k = (params, key, kernel, normal_size)
+    k = (params, key, seed, kernel, normal_size)
     cacheable = key is None or type(key) is bytes
     if cacheable and k in _made:
         return _made[k]
-    chunker = make_chunker(params, key=key, kernel=kernel, normal_size=normal_size)
+    chunker = make_chunker(params, key=key, seed=seed, kernel=kernel, normal_size=normal_size)
     if cacheable:
         if len(_made) >= 64:
             _made.clear()
@@ -197,10 +230,19 @@ def _chunks(chunker, source) -> list:
     return [(c.size, c.all_zero, c.tobytes(), c.data is None) for c in chunker.chunkify(source)]
 
 
-def _check_chunks(name: str, chunker, chunks: list, data: bytes, shortest_cut: int) -> None:
+def size_bounds(kind: ChunkerKind, chunker):
+    """``bounds(i) -> (lo, hi)``: the size range of chunk i when it is not the last one."""
+    if kind.shortest_cut is None:               # fixed: the header chunk, then whole blocks
+        head, block = chunker.header_size, chunker.block_size
+        return lambda i: (head, head) if i == 0 and head > 0 else (block, block)
+    lo, hi = chunker.min_size + kind.shortest_cut, chunker.max_size
+    return lambda i: (lo, hi)
+
+
+def _check_chunks(name: str, chunks: list, data: bytes, bounds) -> None:
     check(b"".join(c[2] for c in chunks) == data, f"{name}: chunks do not reassemble to the input")
-    lo, hi = chunker.min_size + shortest_cut, chunker.max_size
     for i, (size, zero, raw, no_data) in enumerate(chunks):
+        lo, hi = bounds(i)
         last = i == len(chunks) - 1
         check((1 if last else lo) <= size <= hi, f"{name}: chunk {i} of {len(chunks)} has size {size}, "
                                                  f"bounds [{lo}, {hi}]")
@@ -212,8 +254,9 @@ def TestOneInput(raw: bytes) -> None:
     kind, data = case["kind"], case["data"]
     params = (kind.algo, *case["values"])
     why = invalid_because(case)
+    key, seed = case["key"], case["seed"]
     try:
-        chunker = make(params, case["key"], case["kernel"], case["normal_size"])
+        chunker = make(params, key, seed, case["kernel"], case["normal_size"])
     except CLEAN_ERRORS as exc:
         check(why is not None, lambda e=exc: f"valid {params} (normal_size {case['normal_size']}, kernel "
                                              f"{case['kernel']!r}) was rejected: {e!r}")
@@ -222,12 +265,13 @@ def TestOneInput(raw: bytes) -> None:
     name = f"{params} kernel={chunker.kernel}"
 
     whole = _chunks(chunker, data)
-    _check_chunks(name, chunker, whole, data, kind.shortest_cut)
-    ref = make(params, case["key"], "scalar", case["normal_size"])
-    check(_chunks(ref, data) == whole, f"{name}: chunks differ from kernel 'scalar'")
-    m = model()
-    if m is not None and case["key"] in KEYS and len(data) <= MODEL_MAX:
-        want = m.chunk_sizes(params, data, key=case["key"], normal_size=case["normal_size"])
+    _check_chunks(name, whole, data, size_bounds(kind, chunker))
+    if kind.reference:
+        ref = make(params, key, seed, kind.reference, case["normal_size"])
+        check(_chunks(ref, data) == whole, f"{name}: chunks differ from kernel {kind.reference!r}")
+    if model() is not None and (kind.credential != "key" or key is None or key in KEYS) and len(data) <= MODEL_MAX:
+        from conformance.impls import Model    # caches the AES model's key expansion
+        want = Model().chunk_sizes(params, data, key=key, seed=seed, normal_size=case["normal_size"])
         check([c[0] for c in whole] == want, f"{name}: sizes {[c[0] for c in whole]}, the model {want}")
 
     reader = Reader(data, case["schedule"], case["use_read"])
@@ -251,7 +295,9 @@ def seeds() -> list:
     from conformance import inputs
     out = []
     for algo in CHUNKERS:
-        base = dict(chunker=algo, chunk_min_exp=6, chunk_max_exp=10, hash_mask_bits=7, hash_window_size=16)
+        base = dict(chunker=algo, chunk_min_exp=6, chunk_max_exp=10, hash_mask_bits=7, hash_window_size=16,
+                    seed=-12345, block_size=700, header_size=100, kernel=None)
+        out.append(dict(base, data=inputs.lcg(1000)))
         for nc in (0, 2):
             out.append(dict(base, nc_level=nc, data=inputs.sha_ctr(5000)))
             out.append(dict(base, nc_level=nc, reads=3, read_kind="short", read_size=[1, 100, 700],
@@ -262,8 +308,17 @@ def seeds() -> list:
                             data=inputs.sha_ctr(3000)))
         out.append(dict(base, chunk_min_exp_is_wild=True, chunk_min_exp_wild=-1, data=b"x"))
         out.append(dict(base, repeat=20, data=bytes(500)))
-        out.append(dict(base, chunk_min_exp=6, chunk_max_exp=7, hash_window_size=63, data=inputs.sha_ctr(900)))
-    return [script(decode, **v) for v in out]
+        out.append(dict(base, chunk_min_exp=6, chunk_max_exp=7, hash_window_size=63, block_size=1,
+                        header_size=-1, data=inputs.sha_ctr(900)))
+    for algo in ("rabin-aes", "goldilocks-aes", "toeplitz-aes"):    # the window-size minimum (spec 06 §9.1)
+        out.append(dict(chunker=algo, chunk_min_exp=5, chunk_max_exp=10, hash_mask_bits=7, kernel=None, data=b"x"))
+        out.append(dict(chunker=algo, chunk_min_exp=6, chunk_max_exp=7, hash_mask_bits=2, kernel="aes-ni",
+                        data=inputs.lcg(700)))
+    out.append(dict(chunker="buzhash", chunk_min_exp=6, chunk_max_exp=10, hash_window_size=16, seed_is_wild=True,
+                    seed_wild=1 << 31, kernel="single", data=b"x"))
+    out.append(dict(chunker="fixed", block_size=64, header_size=0, normal_size_set=True, normal_size=5, kernel=None,
+                    data=b"x"))
+    return list(dict.fromkeys(script(decode, **v) for v in out))    # nc_level is no field of buzhash, fixed
 
 
 if __name__ == "__main__":

@@ -21,7 +21,8 @@ from fuzz.campaign import ARTIFACT_ROOT
 CSRC = fbuild.ROOT / "chunkers" / "csrc"
 
 
-TIERS = ("scalar", "blockwise", "avx2", "avx512", "neon")
+TIERS = ("scalar", "blockwise", "avx2", "avx512", "neon",          # fastcdc, buzhash64
+         "evp", "aesni", "vaes", "vaes256", "arm64")                 # the AES scan paths
 
 
 def sources(families) -> list[Path]:

@@ -8,62 +8,165 @@ Checked:
 * an accepted string gives a tuple naming a known chunker, whose canonical
   string (fields joined by commas) parses back to the same tuple;
 * the parser is stricter than the constructors (spec 01 §4): every accepted
-  fastcdc / buzhash64 tuple constructs a chunker, except buzhash64 windows
-  below 1, which the parser passes and this implementation rejects
-  (spec 01 §4.2 says not to rely on them);
-* CLI HOOK: once ``chunkers/cli.py`` exists and offers ``build_parser()`` (an
-  argparse parser taking ``--chunker-params``), the same string goes through
-  it: argparse may only exit with status 2 (usage error); see :func:`check_cli`.
+  tuple but ``fail`` constructs a chunker, except what spec 01 §4.2 leaves
+  to the constructor (buzhash64 and legacy buzhash windows below 1, legacy
+  buzhash ``window + 2**min + 1 > 2**max``) and fixed header sizes below
+  -2**63 (negative means no header; ours stores it in an int64);
+* the command line (``chunkers.cli.main``) on fuzzer-built argv: ``cut``
+  with ``--params`` (the same string, or a known one), ``--key``, ``--seed``,
+  ``--kernel``, ``--sparse``, ``--json`` and a small temporary file, standard
+  input, a missing path or a directory; ``kernels``; ``bench`` always with a
+  size of at most 0 MiB (a real run takes seconds) and mostly one small
+  family (the full table costs 70 ms); stray and unknown options. It returns 0, 1 or 2, or argparse exits with 0 (help) or 2
+  (usage); 1 and 2 print one ``error:`` line; nothing else escapes and no
+  traceback is printed. ``cut`` returning 0 printed the sizes (lines or
+  JSON) that ``make_chunker`` gives for the same arguments, summing to the
+  file's length.
 """
 
+import atexit
+import contextlib
+import io
+import json
 import os
+import shutil
 import sys
+import tempfile
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
 from chunkers.api import make_chunker  # noqa: E402
+from chunkers.cli import main as cli_main  # noqa: E402
+from chunkers.cli import parser as cli_parser  # noqa: E402
 from chunkers.params import ParamsError, parse_params  # noqa: E402
 from fuzz.harness import check  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 
 NAMES = {"fastcdc", "buzhash64", "buzhash", "fixed", "fail", "default", "rabin-aes", "goldilocks-aes",
          "toeplitz-aes"}
-CONSTRUCTED = {"fastcdc", "buzhash64"}     # algos make_chunker builds (grow with the package)
+KNOWN_PARAMS = ("fastcdc,6,12,8,2", "buzhash64,6,12,8,64,1", "buzhash,6,12,8,63", "fixed,64,10", "default",
+                "rabin-aes,6,12,8,2", "goldilocks-aes,6,10,7,0", "toeplitz-aes,6,12,8,0", "fail,4096,rrrr")
+KEYS = ("00" * 32, "0f" * 32, "AB" * 32, "00" * 31, "00" * 33, "zz" * 32, "", " " + "00" * 32, "0" * 63)
+SEEDS = ("0", "-1", "2147483647", "2147483648", "-2147483649", "99999999999999999999", "0x10", "1.5", "", " 7")
+KERNELS = ("scalar", "avx2", "avx512", "evp", "aes-ni", "vaes", "vaes256", "aes-arm64", "single", "", " EVP ",
+           "auto", "neon9", "\u00e9vp")
+COMMANDS = ("cut",) * 6 + ("kernels", "--help", "", "nonsense", "bench")
+BENCH_SIZES = ("0", "-1", "-3", "x", "")      # MiB; nothing positive: a real benchmark runs for seconds
+OPTIONS = ("--params", "--params", "--key", "--seed", "--kernel", "--sparse", "--json", "FILE", "FILE", "-",
+           "--size", "--repeat", "--family", "--no-scan", "-h", "--", "--bogus", "cut")
+
+_tmp = tempfile.mkdtemp(prefix="fuzz-params-parse-")
+atexit.register(shutil.rmtree, _tmp, True)
+DATA_FILE = os.path.join(_tmp, "data.bin")
+PATHS = (DATA_FILE, DATA_FILE, DATA_FILE, os.path.join(_tmp, "missing"), _tmp)
+
+
+TEXT = object()
+"""Stands for the fuzzed string in an argv until it is decoded (it is the input's last field)."""
+
+
+def _cli(inp: Input) -> dict:
+    """argv for chunkers.cli.main (with TEXT for the fuzzed string), the bytes of the data file and of stdin."""
+    argv = []
+    command = inp.choice("command", COMMANDS)
+    if command:
+        argv.append(command)
+    for _ in range(inp.int("options", 0, 8)):
+        opt = inp.choice("option", OPTIONS)
+        if opt == "FILE":
+            argv.append(inp.choice("path", PATHS))
+            continue
+        argv.append(opt)
+        if opt == "--params":
+            argv.append(TEXT if inp.bool("params_text") else inp.choice("params", KNOWN_PARAMS))
+        elif opt in ("--key", "--seed", "--kernel", "--size", "--repeat", "--family"):
+            values = {"--key": KEYS, "--seed": SEEDS, "--kernel": KERNELS, "--size": BENCH_SIZES,
+                      "--repeat": ("0", "1", "-1", "x"), "--family": ("aes", "fastcdc", "fixed", "nope")}[opt]
+            argv.append(inp.choice(opt[2:], values))
+    if command == "bench":      # the last --size wins: never a real benchmark run; mostly a family or two
+        argv += ["--size", inp.choice("bench_size", ("0", "-1")), "--repeat", "1",
+                 "--family", inp.choice("bench_family", ("fixed", "buzhash", "nope"))]
+    content = inp.bytes("file", inp.int("file_len", 0, 2000))
+    return dict(argv=argv, file=content, stdin=inp.bytes("stdin", inp.int("stdin_len", 0, 300)))
 
 
 def decode(inp: Input):
-    """A str (most inputs: the remaining bytes as UTF-8, undecodable bytes kept
-    as lone surrogates), or a list / bytes / int / None for the type rules."""
+    """``(value, cli)``: a str (most inputs: the remaining bytes as UTF-8,
+    undecodable bytes kept as lone surrogates, as a command line gets them),
+    or a list / bytes / None for the type rules; ``cli``: None or the
+    command line built around the string (see :func:`_cli`)."""
     kind = inp.choice("kind", ("str", "str", "str", "list", "bytes", "other"))
+    cli = _cli(inp) if inp.bool("cli") and kind == "str" else None
     text = inp.rest("text").decode("utf-8", "surrogateescape")
+    if cli:                                     # the string is the last field: fill it in where drawn
+        cli["argv"] = [text if a is TEXT else a for a in cli["argv"]]
     if kind == "list":
-        return text.split(",")
+        return text.split(","), None
     if kind == "bytes":
-        return text.encode("utf-8", "surrogateescape")
-    return {"str": text, "other": None}.get(kind, text)
+        return text.encode("utf-8", "surrogateescape"), None
+    return {"str": text, "other": None}.get(kind, text), cli
 
 
-def check_cli(text: str) -> None:
-    """CLI HOOK (not wired yet): ``chunkers/cli.py`` does not exist in this
-    checkout. When it lands with ``build_parser()`` returning an
-    ``argparse.ArgumentParser`` that accepts ``--chunker-params``, this
-    feeds it ``["--chunker-params", text]``-style arguments; argparse may only
-    exit with status 2 (usage error), anything else escaping is a finding."""
+def _cut_sizes(argv: list, stdout: str, data_file: bytes, stdin: bytes) -> None:
+    """A successful ``cut`` printed the sizes make_chunker cuts for its arguments, summing to the input length."""
+    args = cli_parser().parse_args(argv)
+    data = stdin if args.file == "-" else data_file
+    got = json.loads(stdout)["sizes"] if args.json else [int(x) for x in stdout.split()]
+    check(sum(got) == len(data), f"CLI {argv!r}: sizes {got} do not sum to {len(data)}")
+    key = None if args.key is None else bytes.fromhex(args.key)
+    want = make_chunker(parse_params(args.params), key=key, seed=args.seed, kernel=args.kernel,
+                        sparse=args.sparse).chunk_sizes(data)
+    check(got == want, f"CLI {argv!r}: sizes {got}, make_chunker gives {want}")
+
+
+def check_cli(cli: dict) -> None:
+    """Run the command line; only its documented outcomes may happen (see the module doc)."""
+    argv = cli["argv"]
+    with open(DATA_FILE, "wb") as f:
+        f.write(cli["file"])
+    out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict")          # like sys.stdout
+    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace")  # like sys.stderr
+    stdin = io.TextIOWrapper(io.BytesIO(cli["stdin"]), encoding="utf-8")
+    old_stdin, sys.stdin = sys.stdin, stdin
     try:
-        from chunkers import cli
-    except ImportError:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = cli_main(argv)
+            except SystemExit as exc:
+                check(exc.code in (0, 2), f"CLI {argv!r}: argparse exit {exc.code!r}")
+                status = None
+    finally:
+        sys.stdin = old_stdin
+    out.flush()
+    err.flush()
+    stdout, stderr = out.buffer.getvalue().decode(), err.buffer.getvalue().decode()
+    check("Traceback" not in stderr, lambda: f"CLI {argv!r} printed a traceback:\n{stderr}")
+    if status is None:
         return
-    build_parser = getattr(cli, "build_parser", None)
-    if build_parser is None:
+    check(status in (0, 1, 2), f"CLI {argv!r} returned {status!r}")
+    if status:
+        check(stderr.startswith("error: ") and stderr.count("\n") == 1,
+              lambda: f"CLI {argv!r} returned {status} with stderr {stderr!r}")
         return
-    try:
-        build_parser().parse_known_args(["--chunker-params", text])
-    except SystemExit as exc:
-        check(exc.code == 2, f"CLI exited with {exc.code!r} for --chunker-params {text!r}")
+    if argv[0] == "cut":
+        _cut_sizes(argv, stdout, cli["file"], cli["stdin"])
+
+
+def _constructs(p: tuple) -> bool:
+    """Whether the parser's tuple must construct (see the module doc for the exceptions)."""
+    if p[0] == "fail":
+        return False
+    if p[0] in ("buzhash64", "buzhash") and p[4] < 1:
+        return False
+    if p[0] == "buzhash" and p[4] + (1 << p[1]) + 1 > (1 << p[2]):
+        return False
+    return not (p[0] == "fixed" and p[2] < -(1 << 63))
 
 
 def TestOneInput(raw: bytes) -> None:
-    s = decode(Input(raw))
+    s, cli = decode(Input(raw))
+    if cli is not None:
+        check_cli(cli)
     if not isinstance(s, (str, list, tuple)):
         try:
             parse_params(s)
@@ -73,7 +176,6 @@ def TestOneInput(raw: bytes) -> None:
     if isinstance(s, list):
         check(parse_params(s) == tuple(s), "a list was not returned unchanged as a tuple")
         return
-    check_cli(s)
     try:
         p = parse_params(s)
     except ParamsError:
@@ -81,7 +183,7 @@ def TestOneInput(raw: bytes) -> None:
     check(type(p) is tuple and p and p[0] in NAMES, f"parse_params({s!r}) gave {p!r}")
     canonical = ",".join(map(str, p))
     check(parse_params(canonical) == p, f"{p!r} does not round-trip through {canonical!r}")
-    if p[0] in CONSTRUCTED and not (p[0] == "buzhash64" and p[4] < 1):
+    if _constructs(p):
         try:
             make_chunker(p)
         except (ValueError, TypeError, OverflowError) as exc:
@@ -93,11 +195,35 @@ def seeds() -> list:
              "19,23,21,4095", "default", "fixed,4194304", "fixed,4096,512", "fail,4096,rrrr",
              "rabin-aes,19,23,21,2", "fastcdc,19,23,21", "fastcdc,19,23,21,21", "fastcdc,20,20,20,2",
              " FastCDC , 6,7 , 7,0 ", "fastcdc ,19,23,21,2", "buzhash64,6,7,6,0,0", "buzhash64,6,7,6,-5,0",
-             "fastcdc,6,23,٣,1", "fastcdc,1_9,23,21,2", "19,23,21,-4095", "fixed,63", "buzhash64,6,23,6,5,1"]
-    return [script(decode, kind="str", text=t.encode()) for t in texts] + \
-        [script(decode, kind=k, text=b"fastcdc,19,23,21,2") for k in ("list", "bytes", "other")]
+             "fastcdc,6,23,٣,1", "fastcdc,1_9,23,21,2", "19,23,21,-4095", "fixed,63", "buzhash64,6,23,6,5,1",
+             "buzhash,6,7,6,99", "fixed,64,-99999999999999999999", "goldilocks-aes,6,7,7,0"]
+    out = [dict(kind="str", text=t.encode()) for t in texts]
+    out += [dict(kind=k, text=b"fastcdc,19,23,21,2") for k in ("list", "bytes", "other")]
+    cut = dict(kind="str", cli=True, command="cut", file_len=1500, file=bytes(range(256)) * 5 + bytes(220))
+    for params in KNOWN_PARAMS:
+        out.append(dict(cut, options=2, option=["--params", "FILE"], params=params, text=b""))
+    out += [
+        dict(cut, options=5, option=["--params", "--key", "--kernel", "--json", "FILE"], params_text=True,
+             key=KEYS[1], kernel="aes-ni", text=b"toeplitz-aes,6,10,7,1"),
+        dict(cut, options=4, option=["--params", "--seed", "--sparse", "FILE"], params_text=True, seed="-1",
+             text=b"buzhash,6,10,7,31"),
+        dict(cut, options=3, option=["--params", "--seed", "FILE"], params_text=True, seed="2147483648",
+             text=b"buzhash,6,10,7,31"),
+        dict(cut, options=3, option=["--params", "--key", "FILE"], params_text=True, key="zz" * 32,
+             text=b"rabin-aes,6,10,7,1"),
+        dict(cut, options=2, option=["--params", "-"], params_text=True, stdin_len=300, stdin=bytes(300),
+             text=b"fixed,64,-5"),
+        dict(cut, options=2, option=["--params", "FILE"], path=PATHS[3], text=b"fastcdc,6,12,8,0"),
+        dict(cut, options=2, option=["--params", "FILE"], path=_tmp, text=b"fastcdc,6,12,8,0"),
+        dict(cut, options=1, option="--bogus", text=b""),
+        dict(kind="str", cli=True, command="kernels", options=1, option="--json", text=b""),
+        dict(kind="str", cli=True, command="bench", options=2, option=["--family", "--no-scan"], family="fixed",
+             text=b""),
+        dict(kind="str", cli=True, command="--help", text=b""),
+    ]
+    return [script(decode, **v) for v in out]
 
 
 if __name__ == "__main__":
     from fuzz.harness import main
-    main(TestOneInput, instrument=("chunkers.params",))
+    main(TestOneInput, instrument=("chunkers.params", "chunkers.cli"))

@@ -1,58 +1,35 @@
-"""Differential scan targets: every kernel of a family against scalar, and
-scalar against the model on small spans (spec 02 §4-5.6, 03 §5-7.4).
+"""Differential scan targets: every kernel of a family against its portable
+reference (scalar; evp for the AES chunkers), and the reference against the
+model on small spans (spec 02 §4-5.6, 03 §5-7.4, 06 §7.2-8).
 
-Each family is one :class:`ScanFamily` entry: how a fuzzer input becomes a
-scan case (table, data span, start state, mask, ...) and how a kernel runs
-on it. The target ``scan_diff_<family>`` runs the case through every kernel
-this machine can run and requires the same (position, exit state) from all
-of them. The span ends right before a no-access page (fuzz/guard.py), so a
-read past its end faults. Kernels this machine cannot run are reported on
-stderr when the target loads.
+Each family is one :class:`~fuzz.scan_case.ScanFamily` entry: how a fuzzer
+input becomes a scan case (table or key, data span, start state, mask, ...)
+and how a kernel runs on it. The target ``scan_diff_<family>`` runs the case
+through every kernel this machine can run and requires the same (position,
+exit state) from all of them. The span ends right before a no-access page
+(fuzz/guard.py), so a read past its end faults. Kernels this machine cannot
+run are reported on stderr when the target loads.
 
-Adding a family (e.g. the AES chunkers' ``chunkers.aes.scan``): one FAMILIES
-entry whose decode reuses :func:`table` / :func:`mask` / :func:`plant_at` /
-:func:`data` as far as they fit, and a three-line fuzz/scan_diff_<family>.py
-like scan_diff_fastcdc.py; the kernels come from ``chunkers.kernels()``.
+fastcdc and buzhash64 are defined here, the three AES chunkers in
+fuzz/scan_aes.py. Adding a family: one FAMILIES entry whose decode reuses
+fuzz/scan_case.py as far as it fits, and a three-line
+fuzz/scan_diff_<family>.py like scan_diff_fastcdc.py; the kernels come from
+``chunkers.kernels()`` (chunkers.registry).
 """
 
 from __future__ import annotations
 
 import functools
-import hashlib
-from typing import Callable, NamedTuple
 
-from chunkers.params import mask as make_mask
-from fuzz.guard import GuardedArena
+from fuzz import scan_aes
 from fuzz.harness import check, kernel_inventory, model, report_not_run
 from fuzz.input import Input, script
+from fuzz.scan_case import KEYS, MODEL_MAX, U64, ScanFamily, data, mask, place, plant, plant_at
 
-U64 = (1 << 64) - 1
-MAX_SPAN = 1 << 16          # bytes; longer data is truncated
-MODEL_MAX = 256             # spans up to this length are also checked against the model
-KEYS = (bytes(32), bytes(range(32)), b"\xff" * 32, hashlib.sha256(b"fuzz").digest())
 WINDOWS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095)
 
-_arena = GuardedArena(MAX_SPAN + 64)
 
-
-class ScanFamily(NamedTuple):
-    """One kernel family's scan target.
-
-    ``decode(inp) -> case``; ``run(case, kernel) -> result`` (any comparable
-    value); ``model(m, case) -> result`` with ``m`` = conformance.model (only
-    called for spans of at most MODEL_MAX bytes); ``span(case)`` the scanned
-    length; ``seeds() -> list of field dicts`` (see fuzz.input.Script).
-    """
-
-    name: str
-    decode: Callable
-    run: Callable
-    model: Callable
-    span: Callable
-    seeds: Callable
-
-
-def table(inp: Input, keyed: Callable) -> tuple:
+def table(inp: Input, keyed) -> tuple:
     """A 256-entry u64 table: the family's keyed table for one of KEYS (cached),
     or, for a fuzzer key, the cheap fastcdc Gear derivation (kernels must be
     exact for any table; buzhash64's balanced derivation costs ~16k CSPRNG
@@ -70,43 +47,6 @@ def table(inp: Input, keyed: Callable) -> tuple:
 def _gear(key: bytes) -> tuple:
     from chunkers.fastcdc import gear_table
     return tuple(gear_table(key))
-
-
-def mask(inp: Input) -> int:
-    """A high or low mask of 0..64 bits (spec 01 §3.1), or any u64."""
-    kind = inp.choice("mask_kind", ("high", "low", "any"))
-    if kind == "any":
-        return inp.int("mask", 0, U64)
-    return make_mask(inp.int("mask_bits", 0, 64), kind == "high")
-
-
-def plant_at(inp: Input):
-    """Where to plant a cut: None, or ``(from_end, k)``: position k counted from
-    the last (or first) scan position. Drawn before the data (see :func:`plant`)."""
-    if not inp.bool("plant"):
-        return None
-    return inp.bool("plant_from_end"), inp.int("plant_pos", 0, 31)   # two blocks and a tail from either end
-
-
-def plant(m: int, where, n: int, state_at: Callable) -> int:
-    """The mask ``m`` minus the bits set in the exact state at the planted
-    position, so that position passes the cut test: a hit in a chosen block
-    lane or tail byte however unlikely the data makes it. ``n`` positions
-    (0..n-1); ``state_at(q)`` is the scalar state there."""
-    if where is None or n <= 0:
-        return m
-    from_end, k = where
-    q = max(0, n - 1 - k) if from_end else min(n - 1, k)
-    return m & ~state_at(q) & U64
-
-
-def data(inp: Input) -> memoryview:
-    """The scanned bytes (the input's tail, repeated up to 64 times, at most
-    MAX_SPAN bytes) minus a 0..63-byte prefix, ending at the guard page."""
-    offset = inp.int("offset", 0, 63)
-    repeat = inp.int("repeat", 1, 64)
-    body = inp.rest("data")
-    return _arena.place((body * repeat)[:MAX_SPAN])[offset:]
 
 
 # fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
@@ -200,7 +140,7 @@ def _buzhash64_decode(inp: Input):
     span = data(inp)
     if len(span) < w:                           # the scan needs a whole first window
         w = max(1, len(span))
-        span = span if len(span) else _arena.place(b"\0")
+        span = span if len(span) else place(b"\0")
     if state_kind == "window":
         state = window_hash(t, span[:w])
     elif state_kind == "match":
@@ -250,6 +190,7 @@ FAMILIES = {
                           lambda case: len(case[1]), _fastcdc_seeds),
     "buzhash64": ScanFamily("buzhash64", _buzhash64_decode, _buzhash64_run, _buzhash64_model,
                             lambda case: len(case[2]) - case[1], _buzhash64_seeds),
+    **scan_aes.FAMILIES,
 }
 
 
@@ -257,20 +198,22 @@ def target(family: str):
     """``(TestOneInput, decode, seeds)`` of the target ``scan_diff_<family>``."""
     fam = FAMILIES[family]
     name = f"scan_diff_{family}"
-    report_not_run(name, family)
-    kernels = kernel_inventory(family)[0]
+    report_not_run(name, fam.registry_family)
+    kernels = [k for k in kernel_inventory(fam.registry_family)[0] if k != fam.reference]
+    ref_name = fam.reference
 
     def test_one_input(raw: bytes) -> None:
         case = fam.decode(Input(raw))
-        ref = fam.run(case, "scalar")
-        for k in kernels[1:]:
+        ref = fam.run(case, ref_name)
+        for k in kernels:
             got = fam.run(case, k)
-            check(got == ref, lambda: f"{name}: kernel {k!r} gave {got}, scalar gave {ref} "
-                                      f"(span {fam.span(case)} bytes)")
+            check(got == ref, lambda: f"{name}: kernel {k!r} gave {got}, {ref_name} gave {ref} "
+                                      f"(span {fam.span(case)} positions)")
         m = model()
         if m is not None and fam.span(case) <= MODEL_MAX:
             want = fam.model(m, case)
-            check(tuple(want) == tuple(ref), lambda: f"{name}: scalar gave {ref}, the model {want}")
+            check(want is None or tuple(want) == tuple(ref),
+                  lambda: f"{name}: {ref_name} gave {ref}, the model {want}")
 
     def seeds() -> list[bytes]:
         return [script(fam.decode, **values) for values in fam.seeds()]

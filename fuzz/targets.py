@@ -1,10 +1,9 @@
 """The fuzz targets: one file each in fuzz/, and their campaign settings.
 
 A new target is a module ``fuzz/<name>.py`` with ``TestOneInput``, ``decode``
-and ``seeds()`` (see fuzz/harness.py) plus one entry here. The AES families
-(issue 3) add ``scan_diff_<aes family>`` targets once ``chunkers.aes`` lands:
-a ScanFamily entry in fuzz/scan_diff.py and a three-line module like
-fuzz/scan_diff_fastcdc.py.
+and ``seeds()`` (see fuzz/harness.py) plus one entry here. A scan target is a
+ScanFamily entry (fuzz/scan_diff.py, fuzz/scan_aes.py) and a three-line
+module like fuzz/scan_diff_fastcdc.py.
 """
 
 from __future__ import annotations
@@ -26,8 +25,12 @@ class Target(NamedTuple):
 TARGETS = {
     "scan_diff_fastcdc": Target(max_len=4096),
     "scan_diff_buzhash64": Target(max_len=4096),
+    "scan_diff_rabin_aes": Target(max_len=4096),
+    "scan_diff_goldilocks_aes": Target(max_len=4096),
+    "scan_diff_toeplitz_aes": Target(max_len=4096),
     "chunker_stream": Target(max_len=8192),
     "params_parse": Target(max_len=256, dictionary="params_parse.dict"),
+    "vectors_load": Target(max_len=512),
 }
 
 

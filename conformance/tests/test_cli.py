@@ -75,3 +75,10 @@ def test_bench_small(capsys):
     assert {(r["family"], r["kernel"]) for r in rows} == runnable
     assert {r["mode"] for r in rows} == {"chunk", "scan"}
     assert all(r["mb_s"] > 0 for r in rows)
+
+
+@pytest.mark.parametrize("args", [["--size", "-1"], ["--size", "0", "--repeat", "0"]])
+def test_bench_usage_errors(capsys, args):
+    """Found by fuzz/params_parse: a negative size was a ValueError traceback."""
+    assert main(["bench", *args]) == 2
+    assert capsys.readouterr().err.startswith("error: bench needs --size >= 0")

@@ -128,6 +128,17 @@ def test_corrupted_vector_fails_validation(name, corruption):
         vectors.validate(doc)
 
 
+def test_a_wrong_digest_in_a_long_listed_result_fails():
+    """Found by fuzz/vectors_load: listed chunk digests of more than DIGESTS_MAX chunks went unchecked."""
+    from vectors.results import DIGESTS_MAX, Run, differences
+    digests = [bytes([i]) * 32 for i in range(DIGESTS_MAX + 4)]
+    run = Run([1] * len(digests), digests)
+    listed = {"chunkCount": len(digests), "sizes": run.sizes, "chunkSha256": [d.hex() for d in digests]}
+    assert differences(listed, run) == []
+    listed["chunkSha256"][DIGESTS_MAX + 1] = "00" * 32
+    assert differences(listed, run) == [f"chunkSha256: first at chunk {DIGESTS_MAX + 1}"]
+
+
 # ---------------------------------------------------------------- coverage: the vectors exercise what they claim
 
 REQUIRED_FLAGS = {"ConstantData", "PeriodicData", "ZeroIsland", "HighBytes", "LcgData", "PseudoRandomData",

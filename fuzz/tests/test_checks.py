@@ -4,12 +4,13 @@ import pytest
 
 from fuzz import chunker_stream, params_parse, scan_diff
 from fuzz.harness import Finding, kernel_inventory
+from fuzz.input import Input
 
 
 @pytest.mark.parametrize("family", list(scan_diff.FAMILIES))
 def test_scan_diff_reports_a_differing_kernel(monkeypatch, family):
     fam = scan_diff.FAMILIES[family]
-    wrong = kernel_inventory(family)[0][-1]     # a non-scalar kernel when one runs here
+    wrong = kernel_inventory(fam.registry_family)[0][-1]     # not the reference when another kernel runs here
 
     def run(case, kernel):
         pos, state = fam.run(case, kernel)
@@ -17,30 +18,53 @@ def test_scan_diff_reports_a_differing_kernel(monkeypatch, family):
 
     monkeypatch.setitem(scan_diff.FAMILIES, family, fam._replace(run=run))
     test_one_input, _, seeds = scan_diff.target(family)
-    with pytest.raises(Finding, match="scalar" if wrong == "scalar" else repr(wrong)):
+    with pytest.raises(Finding, match=fam.reference if wrong == fam.reference else repr(wrong)):
         test_one_input(seeds()[0])
 
 
-def test_scan_diff_compares_scalar_with_the_model(monkeypatch):
-    fam = scan_diff.FAMILIES["fastcdc"]
-    monkeypatch.setitem(scan_diff.FAMILIES, "fastcdc",
-                        fam._replace(model=lambda m, case: (-2, 0)))
-    test_one_input, _, seeds = scan_diff.target("fastcdc")
+@pytest.mark.parametrize("family", ["fastcdc", "toeplitz_aes"])
+def test_scan_diff_compares_the_reference_with_the_model(monkeypatch, family):
+    fam = scan_diff.FAMILIES[family]
+    monkeypatch.setitem(scan_diff.FAMILIES, family, fam._replace(model=lambda m, case: (-2, 0)))
+    test_one_input, _, seeds = scan_diff.target(family)
     with pytest.raises(Finding, match="model"):
         test_one_input(seeds()[0])
 
 
+@pytest.mark.parametrize("family", ["rabin_aes", "goldilocks_aes", "toeplitz_aes"])
+def test_aes_seeds_reach_every_position_kind(family):
+    """The AES seeds hit at the first position, inside groups, in tails, past an evp batch, and not at all."""
+    fam = scan_diff.FAMILIES[family]
+    _, decode, seeds = scan_diff.target(family)
+    hits = set()
+    for raw in seeds():
+        case = decode(Input(raw))
+        r, _ = fam.run(case, "evp")
+        hits.add((r, fam.span(case) - r))
+    positions, from_end = {r for r, _ in hits}, {k for r, k in hits if 0 <= r < 40}
+    assert {-1, 0, 511, 512, 1023} <= positions and set(range(1, 11)) <= from_end
+
+
 def test_chunk_checks_catch_bad_chunks():
     from chunkers import FastCDC
-    c = FastCDC(bytes(32), 6, 8, 7, 0)
+    bounds = chunker_stream.size_bounds(chunker_stream.CHUNKERS["fastcdc"], FastCDC(bytes(32), 6, 8, 7, 0))
     good = [(65, False, b"a" * 65, False), (10, True, bytes(10), True)]
-    chunker_stream._check_chunks("t", c, good, b"a" * 65 + bytes(10), 1)
+    chunker_stream._check_chunks("t", good, b"a" * 65 + bytes(10), bounds)
     with pytest.raises(Finding, match="reassemble"):
-        chunker_stream._check_chunks("t", c, good, b"a" * 75, 1)
+        chunker_stream._check_chunks("t", good, b"a" * 75, bounds)
     with pytest.raises(Finding, match="bounds"):
-        chunker_stream._check_chunks("t", c, good[::-1], bytes(10) + b"a" * 65, 1)
+        chunker_stream._check_chunks("t", good[::-1], bytes(10) + b"a" * 65, bounds)
     with pytest.raises(Finding, match="all-zero"):
-        chunker_stream._check_chunks("t", c, [(3, False, bytes(3), False)], bytes(3), 1)
+        chunker_stream._check_chunks("t", [(3, False, bytes(3), False)], bytes(3), bounds)
+
+
+def test_fixed_chunks_are_whole_blocks_after_the_header():
+    from chunkers import Fixed
+    bounds = chunker_stream.size_bounds(chunker_stream.CHUNKERS["fixed"], Fixed(4, 2))
+    chunks = [(n, False, b"a" * n, False) for n in (2, 4, 4, 1)]
+    chunker_stream._check_chunks("t", chunks, b"a" * 11, bounds)
+    with pytest.raises(Finding, match="chunk 1 of 3 has size 3"):
+        chunker_stream._check_chunks("t", [(n, False, b"a" * n, False) for n in (2, 3, 4)], b"a" * 9, bounds)
 
 
 def test_reader_follows_its_schedule():

@@ -7,20 +7,23 @@ from chunkers.registry import kernels
 from fuzz.harness import kernel_inventory
 
 
-@pytest.mark.parametrize("row", [r for r in kernels() if r.family in ("fastcdc", "buzhash64")],
-                         ids=lambda r: f"{r.family}-{r.kernel}")
+TARGETS = {"fastcdc": "scan_diff_fastcdc", "buzhash64": "scan_diff_buzhash64",
+           "aes": "scan_diff_{rabin,goldilocks,toeplitz}_aes"}
+
+
+@pytest.mark.parametrize("row", [r for r in kernels() if r.family in TARGETS], ids=lambda r: f"{r.family}-{r.kernel}")
 def test_kernel_is_fuzzed_here(row):
     runs, not_run = kernel_inventory(row.family)
     if not row.runs:
         assert (row.kernel, row.reason) in not_run
-        pytest.skip(f"scan_diff_{row.family} cannot exercise kernel {row.kernel!r} here: {row.reason}")
+        pytest.skip(f"{TARGETS[row.family]} cannot exercise kernel {row.kernel!r} here: {row.reason}")
     assert row.kernel in runs
 
 
-@pytest.mark.parametrize("family", ["fastcdc", "buzhash64"])
-def test_portable_kernels_always_run(family):
+@pytest.mark.parametrize("family,portable", [("fastcdc", "scalar"), ("buzhash64", "scalar"), ("aes", "evp")])
+def test_portable_kernels_always_run(family, portable):
     runs, _ = kernel_inventory(family)
-    assert runs[0] == "scalar" and "blockwise" in runs
+    assert runs[0] == portable and (family == "aes" or "blockwise" in runs)
 
 
 def test_a_kernel_the_cpu_lacks_is_reported(monkeypatch, capsys):
