@@ -1,10 +1,10 @@
 #!/bin/bash
 # CI fuzzing step (called from .ci/run): the instrumented build, every fuzz target for
-# FUZZ_TIME seconds (default 35) with one job, then the pytest suite of fuzz/ (regression
+# FUZZ_TIME seconds (default 60) with one job, then the pytest suite of fuzz/ (regression
 # replay, harness checks, instrumentation checks). Exits non-zero on any finding or failure;
 # a finding is minimized into fuzz/regressions/TARGET/ and printed here in base64.
-# Time: 8 targets x (35 s + ~6 s start-up and seed loading), the build (~50 s) and pytest
-# (~25 s) make the step about 6.5 minutes on a 2-core machine; FUZZ_TIME scales it.
+# Time: 8 targets x (60 s + ~6 s start-up and seed loading), the build (~50 s) and pytest
+# (~30 s) make the step about 10 minutes on a 2-core machine; FUZZ_TIME scales it.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 PY=${PYTHON:-python3}
@@ -22,7 +22,7 @@ fi
 "$PY" -m fuzz build || exit 2
 before=$(find fuzz/regressions -type f 2>/dev/null | sort)
 status=0
-"$PY" -m fuzz run all --time "${FUZZ_TIME:-35}" --jobs 1 || status=1
+"$PY" -m fuzz run all --time "${FUZZ_TIME:-60}" --jobs 1 || status=1
 for f in $(comm -13 <(echo "$before") <(find fuzz/regressions -type f | sort)); do
   echo "NEW REGRESSION $f (base64): $(base64 -w0 "$f")"
 done
