@@ -7,7 +7,6 @@ from chunkers.buzhash import BuzHash
 from chunkers.buzhash64 import BuzHash64
 from chunkers.fastcdc import FastCDC
 from chunkers.fixed import Fixed
-from chunkers.registry import resolve
 from chunkers.params import ParamsError, parse_params
 
 ZERO_KEY = bytes(32)
@@ -42,11 +41,9 @@ def make_chunker(params, *, key: bytes | None = None, seed: int = 0, kernel: str
     if algo in ("buzhash", "fixed") and normal_size:
         raise ParamsError(f"{algo} has no normal_size (no normalized chunking)")
     if algo == "buzhash" and len(p) == 5:
-        resolve("buzhash", kernel)
-        return BuzHash(seed, *p[1:], sparse=sparse)
+        return BuzHash(seed, *p[1:], kernel=kernel, sparse=sparse)
     if algo == "fixed" and len(p) in (2, 3):
-        resolve("fixed", kernel)
-        return Fixed(*p[1:], sparse=sparse)
+        return Fixed(*p[1:], kernel=kernel, sparse=sparse)
     raise ParamsError(f"unsupported chunker params: {p!r}")
 
 

@@ -11,7 +11,7 @@ from libc.stdint cimport uint8_t, uint32_t
 from chunkers._native cimport ck_scanner
 from chunkers.driver cimport Chunker
 
-from chunkers.registry import SINGLE, register_single
+from chunkers.registry import SINGLE, register_single, resolve
 from chunkers.params import Masks, check_common, check_seed, check_window, mask
 
 cdef extern from "csrc/buzhash/buzhash.h":
@@ -83,8 +83,8 @@ cdef class BuzHash(Chunker):
     ``hash_window_size``: w bytes, w + 2**min + 1 <= 2**max (the constructor
     accepts even windows; the params string requires odd ones). ``sparse``:
     read file holes as zeros without reading them (spec 01 §8; never changes
-    the cuts). No normalized chunking, no scan kernels (``kernel`` is
-    ``"single"``). Raises ParamsError (ValueError) for a rule of spec 01 §4.1
+    the cuts). No normalized chunking, no scan kernels: ``kernel`` may be
+    None or ``"single"``, anything else raises ValueError. Raises ParamsError (ValueError) for a rule of spec 01 §4.1
     / 04 A.2, TypeError for non-int parameters, OverflowError for a seed
     outside the C int range.
     """
@@ -92,8 +92,10 @@ cdef class BuzHash(Chunker):
     cdef buzhash_ctx ctx
     cdef readonly object seed
 
-    def __init__(self, seed, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size, *, sparse=False):
+    def __init__(self, seed, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size, *, kernel=None,
+                 sparse=False):
         self._check_fresh()
+        resolve("buzhash", kernel)
         check_window(hash_window_size, chunk_min_exp, chunk_max_exp)
         buzhash_init(&self.ctx, check_seed(seed), hash_window_size)
         min_size, max_size = check_common(chunk_min_exp, chunk_max_exp, hash_mask_bits, 0)

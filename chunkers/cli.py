@@ -33,14 +33,32 @@ def _key(text: str | None) -> bytes | None:
     return key
 
 
+KEYLESS = ("buzhash", "fixed")
+"""Chunkers that take no key (buzhash takes a seed instead, fixed neither)."""
+
+
+def _chunker(args):
+    params = parse_params(args.params)
+    name = "fastcdc" if params[0] == "default" else params[0]
+    if args.key is not None and name in KEYLESS:
+        raise UsageError(f"--key: {name} takes no key" + (" (it takes --seed)" if name == "buzhash" else ""))
+    if args.seed is not None and name != "buzhash":
+        raise UsageError(f"--seed: only the legacy buzhash takes a seed, not {name}")
+    try:
+        return params, chunkers.make_chunker(params, key=_key(args.key), seed=args.seed or 0,
+                                             kernel=args.kernel, sparse=args.sparse)
+    except (ValueError, OverflowError) as e:
+        raise UsageError(f"{name}: {e}") from None
+
+
 def cmd_cut(args) -> int:
     try:
-        params = parse_params(args.params)
-        chunker = chunkers.make_chunker(params, key=_key(args.key), seed=args.seed, kernel=args.kernel,
-                                        sparse=args.sparse)
-    except (ValueError, OverflowError) as e:
+        params, chunker = _chunker(args)
+    except (ValueError, OverflowError) as e:     # from parse_params: the message names the chunker
         raise UsageError(str(e)) from None
     if args.file == "-":
+        if sys.stdin is None:
+            raise UsageError("standard input is closed")
         sizes = [c.size for c in chunker.chunkify(sys.stdin.buffer)]
     else:
         with open(args.file, "rb") as f:
@@ -65,8 +83,8 @@ def cmd_kernels(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    if args.size < 0 or args.repeat < 1:
-        raise UsageError(f"bench needs --size >= 0 and --repeat >= 1, got {args.size} and {args.repeat}")
+    if args.size < 1 or args.repeat < 1:
+        raise UsageError(f"bench needs --size >= 1 and --repeat >= 1, got {args.size} and {args.repeat}")
     bench_mod.run(size=args.size << 20, seed=args.seed, repeat=args.repeat, families=args.family,
                   scan=not args.no_scan, as_json=args.json)
     return 0
@@ -78,7 +96,7 @@ def parser() -> argparse.ArgumentParser:
     c = sub.add_parser("cut", help="print the chunk sizes of a file")
     c.add_argument("--params", required=True, help="chunker params, e.g. fastcdc,19,23,21,2")
     c.add_argument("--key", help="chunker key, 64 hex digits (default: 32 zero bytes)")
-    c.add_argument("--seed", type=int, default=0, help="legacy buzhash seed, a C int (default 0)")
+    c.add_argument("--seed", type=int, help="legacy buzhash seed, a C int (default 0)")
     c.add_argument("--kernel", help="scan kernel name (default: the env var or the platform default)")
     c.add_argument("--sparse", action="store_true", help="read file holes as zeros without reading them")
     c.add_argument("--json", action="store_true", help="print one JSON object")
@@ -89,9 +107,10 @@ def parser() -> argparse.ArgumentParser:
     k.set_defaults(func=cmd_kernels)
     b = sub.add_parser("bench", help="MB/s of every runnable kernel on seeded random data in memory")
     b.add_argument("--size", type=int, default=64, help="MiB of data (default 64)")
-    b.add_argument("--seed", type=int, default=0)
+    b.add_argument("--seed", type=int, default=0, help="seed of the random data (default 0)")
     b.add_argument("--repeat", type=int, default=3, help="runs per kernel, best counts (default 3)")
-    b.add_argument("--family", action="append", help="only this family (repeatable)")
+    b.add_argument("--family", action="append", choices=sorted(bench_mod.BENCH_PARAMS),
+                   help="only this family (repeatable; aes = the three AES chunkers)")
     b.add_argument("--no-scan", action="store_true", help="skip the scan-every-byte mode")
     b.add_argument("--json", action="store_true")
     b.set_defaults(func=cmd_bench)
@@ -111,3 +130,6 @@ def main(argv=None) -> int:
     except MemoryError:                      # e.g. bench --size larger than this machine's memory
         print("error: out of memory", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -40,6 +40,12 @@ class Chunk(NamedTuple):
         """The chunk's bytes, zeros included (``size`` bytes)."""
         return bytes(self.size) if self.data is None else bytes(self.data)
 
+    def __repr__(self):     # a chunk can be megabytes: show the size and the first bytes only
+        if self.data is None:
+            return f"Chunk(data=None, size={self.size}, all_zero={self.all_zero})"
+        head = bytes(self.data[:16])
+        return f"Chunk(data={head!r}{'...' if self.size > 16 else ''}, size={self.size}, all_zero={self.all_zero})"
+
 
 def cpu_features():
     """The CPU features usable here (and saved by the OS), as a frozenset of names."""

@@ -9,7 +9,7 @@ handling (sources, sparse files, all-zero chunks) is the common driver's.
 from __future__ import annotations
 
 from chunkers.driver import Chunk, all_zero, open_source
-from chunkers.registry import SINGLE, register_single
+from chunkers.registry import SINGLE, register_single, resolve
 from chunkers.params import check_fixed
 
 register_single("fixed")
@@ -19,8 +19,9 @@ class Fixed:
     """The fixed chunker (spec 04 Part B), compatible with borg 2.0.0b25's ChunkerFixed.
 
     ``block_size``: bytes per chunk, 1 .. 20,971,479. ``header_size``: bytes
-    of a first chunk of its own (zero or negative: no header), at most
-    20,971,479. ``sparse``: read file holes as zeros without reading them
+    of a first chunk of its own (zero or negative: no header, spec 04 B), at
+    most 20,971,479. ``kernel``: None or ``"single"`` (anything else raises
+    ValueError). ``sparse``: read file holes as zeros without reading them
     (spec 01 §8). Raises TypeError for non-int sizes and ParamsError
     (ValueError) outside those bounds (borg checks nothing; the parameter
     string is validated by parse_params).
@@ -29,8 +30,9 @@ class Fixed:
     name = "fixed"
     kernel = SINGLE
 
-    def __init__(self, block_size: int, header_size: int = 0, *, sparse: bool = False):
+    def __init__(self, block_size: int, header_size: int = 0, *, kernel: str | None = None, sparse: bool = False):
         check_fixed(block_size, header_size)
+        resolve("fixed", kernel)
         self.block_size, self.header_size, self.sparse = block_size, header_size, bool(sparse)
         self.params_tuple = ("fixed", block_size, header_size)
 

@@ -212,4 +212,9 @@ def parse_params(s) -> tuple:
         if window % 2 == 0:
             raise ParamsError(f"buzhash: window_size must be odd, got {window}")
         return ("buzhash", lo, hi, mask_bits, window)
-    raise ParamsError(f"invalid chunker params: {s!r}")
+    if name == "buzhash":
+        raise ParamsError("buzhash params must be buzhash,chunk_min,chunk_max,chunk_mask,window_size")
+    if name == "fixed":
+        raise ParamsError("fixed params must be fixed,block_size[,header_size]")
+    raise ParamsError(f"invalid chunker params: {s!r} (expected fastcdc, buzhash64, buzhash, fixed, rabin-aes, "
+                      f"goldilocks-aes, toeplitz-aes or default, then comma-separated integers)")

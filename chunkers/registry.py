@@ -116,7 +116,7 @@ def resolve(family: str, requested: str | None = None) -> str:
     Names are stripped and lowercased. Raises ValueError naming the source
     (argument or variable), the value in repr form, the reason (not a kernel
     of this build / not compiled into this build / this CPU does not support
-    it) and the valid names, when the named kernel cannot run here.
+    it) and the names that run here, when the named kernel cannot run here.
     """
     fam = _family(family)
     source = "kernel"
@@ -130,8 +130,8 @@ def resolve(family: str, requested: str | None = None) -> str:
         return default(family)
     reason = why_not(family, name)
     if reason is not None:
-        valid = ", ".join(k[0] for k in fam.kernels)
-        raise ValueError(f"{source}={requested!r}: {reason}. Valid values: {valid}")
+        valid = ", ".join(k[0] for k in fam.kernels if why_not(family, k[0]) is None)
+        raise ValueError(f"{source}={requested!r}: {reason}. Valid values here: {valid}")
     return name
 
 

@@ -13,19 +13,28 @@ is skipped with a message (exit 0).
 """
 
 import argparse
+import os
 import sys
 
+from conformance.families import FAMILIES
 from conformance.job import run
 from conformance.tiers import TIERS
+
+
+def _size(text: str) -> int:
+    n = int(text)
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m conformance", description=__doc__.splitlines()[0])
     p.add_argument("paths", nargs="*", help="files or directories of real input (every regular file below)")
     p.add_argument("--seed", type=int, default=1, help="seed of the built-in corpus (default 1)")
-    p.add_argument("--corpus-size", type=int, default=1 << 20, help="bytes per built-in corpus input")
+    p.add_argument("--corpus-size", type=_size, default=1 << 20, help="bytes per built-in corpus input")
     p.add_argument("--report", metavar="FILE", help="write a JSON report")
-    p.add_argument("--family", action="append", help="only this family (repeatable)")
+    p.add_argument("--family", action="append", choices=list(FAMILIES), help="only this family (repeatable)")
     p.add_argument("--tiers", choices=TIERS, default="native",
                    help="native (default): kernels this CPU cannot run are emulated where possible, other targets "
                         "are listed as not covered; all: also every emulator route (bochscpu for native kernels "
@@ -33,6 +42,11 @@ def main(argv=None) -> int:
     p.add_argument("--impl", default="ours", help="implementation under test: ours (default), borg, model or "
                                                   "module:attribute")
     args = p.parse_args(argv)
+    for path in args.paths:
+        if not os.path.exists(path):
+            p.error(f"no such file or directory: {path}")
+    if args.report and not os.access(os.path.dirname(os.path.abspath(args.report)), os.W_OK):
+        p.error(f"--report: cannot write into the folder of {args.report}")
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
                families=args.family, tier_choice=args.tiers, impl=args.impl)
 

@@ -57,18 +57,26 @@ class Source:
     real: bool = False
 
 
-def real_files(paths) -> list[str]:
-    """Every regular file under ``paths`` (files themselves, or directories walked), sorted."""
-    out = []
+def real_sources(paths) -> tuple[list[Source], list[str]]:
+    """Every regular file under ``paths`` (files themselves, or directories walked), sorted, mapped
+    into memory; and ``"path: reason"`` for each one that cannot be read (skipped, not fatal: a
+    tree of real input often holds a few). Raises FileNotFoundError for a path that does not exist."""
+    files = []
     for p in paths:
         if os.path.isdir(p):
-            for root, _dirs, files in os.walk(p):
-                out += [os.path.join(root, f) for f in files if os.path.isfile(os.path.join(root, f))]
+            for root, _dirs, names in os.walk(p):
+                files += [os.path.join(root, f) for f in names if os.path.isfile(os.path.join(root, f))]
         elif os.path.isfile(p):
-            out.append(p)
+            files.append(p)
         else:
             raise FileNotFoundError(f"not a file or directory: {p}")
-    return sorted(out)
+    sources, unreadable = [], []
+    for path in sorted(files):
+        try:
+            sources.append(Source(path, _map(path), real=True))
+        except OSError as e:
+            unreadable.append(f"{path}: {e.strerror or e}")
+    return sources, unreadable
 
 
 def _map(path: str):
@@ -128,15 +136,16 @@ def check_vectors(cell: Cell) -> None:
             _record(cell, Mismatch("golden vector", f, "the vector's result", "a different result"))
 
 
-def matrix(seed: int, corpus_size: int, paths, families=None, progress=None, patterns=None) -> list[Cell]:
-    """Run the whole job on the implementation under test (engine.implementation()); returns one
-    Cell per family x kernel it knows on this architecture. ``patterns``: only these catalogue
-    patterns of the built-in corpus (default: all)."""
+def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, patterns=None) -> list[Cell]:
+    """Run the whole job on the implementation under test (engine.implementation()) over the
+    built-in corpus and the ``real`` sources (see real_sources); returns one Cell per family x
+    kernel it knows on this architecture. ``patterns``: only these catalogue patterns of the
+    built-in corpus (default: all)."""
     impl = engine.implementation()
     ours = impl.name == "ours"
     sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)
                if patterns is None or i.name.split("(")[0] in patterns]
-    sources += [Source(p, _map(p), real=True) for p in real_files(paths)]
+    sources += list(real)
     cells = []
     for fam_name, fam in FAMILIES.items():
         if families and fam_name not in families:
@@ -186,11 +195,12 @@ def print_matrix(cells: list[Cell], console) -> None:
     console.print(table)
 
 
-def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=()) -> None:
+def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), unreadable=()) -> None:
     report = {
         "implementation": engine.implementation().name,
         "seed": seed,
         "paths": list(paths),
+        "unreadable": list(unreadable),
         "platform": platform.platform(),
         "machine": platform.machine(),
         "cpu_features": sorted(chunkers.cpu_features()),
@@ -221,20 +231,19 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         console.print(f"[yellow]skipped:[/] implementation {implementation.name!r} is not available: {reason}")
         return 0
     engine.set_implementation(implementation)
-    try:
-        with console.status("conformance") as status:
-            cells = matrix(seed, corpus_size, paths, families, progress=lambda s: status.update(f"checking {s}"))
-    except OSError as e:
-        console.print(f"[bold red]error:[/] {e}")
-        return 1
+    real, unreadable = real_sources(paths)
+    for u in unreadable:
+        console.print(f"[yellow]skipped unreadable file[/] {u}", markup=True, highlight=False)
+    with console.status("conformance") as status:
+        cells = matrix(seed, corpus_size, real, families, progress=lambda s: status.update(f"checking {s}"))
     print_matrix(cells, console)
     tier_rows = []
     if implementation.name == "ours":       # our kernels on other targets (emulators, cross builds)
-        tier_rows = tiers.extra_rows(tier_choice)
+        tier_rows = [r for r in tiers.extra_rows(tier_choice) if not families or r.family in families]
         console.print("other tiers (native / emulated (which emulator) / not covered):\n"
                       + tiers.format_rows(tier_rows), markup=False, highlight=False)
     if report:
-        write_report(report, cells, seed, paths, tier_rows)
+        write_report(report, cells, seed, paths, tier_rows, unreadable)
         console.print(f"report written to {report}")
     failed = [c for c in cells if c.status == "failed"] + [r for r in tier_rows if r.result == "failed"]
     for c in failed:

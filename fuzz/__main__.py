@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import traceback
 from pathlib import Path
@@ -68,7 +69,6 @@ def cmd_coverage(a) -> int:
 def cmd_seeds(a) -> int:
     """Write a target's seeds as files (a directory) or as an OSS-Fuzz *_seed_corpus.zip."""
     import hashlib
-    import subprocess
     import zipfile
     if a.build_dir:     # decode with that build's chunkers (and its runtime preloaded)
         from fuzz.build import run_env
@@ -125,8 +125,15 @@ def main(argv=None) -> int:
     sd.add_argument("--build-dir", type=Path, help="import chunkers from this build (no in-place build needed)")
     sub.add_parser("list", help="targets and the kernels that run here")
     a = p.parse_args(argv)
-    return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
-            "seeds": cmd_seeds, "list": cmd_list}[a.cmd](a)
+    try:
+        return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
+                "seeds": cmd_seeds, "list": cmd_list}[a.cmd](a)
+    except (FileNotFoundError, LookupError) as e:     # no instrumented build, atheris, Cython or clang
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except subprocess.CalledProcessError as e:        # a compiler or tool failed; its output is above
+        print(f"error: {e.cmd[0]} exited with status {e.returncode}", file=sys.stderr)
+        return 1
 
 
 if __name__ == "__main__":

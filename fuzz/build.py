@@ -45,13 +45,19 @@ def build_dir(variant: str = "asan") -> Path:
 
 def build(variant: str = "asan", out: Path | None = None, jobs: int = 2) -> Path:
     """Compile every extension for ``variant`` into ``out`` (default
-    fuzz/build/<variant>) with clang and return it. Raises CalledProcessError
-    when the compiler fails (its output is on stderr)."""
+    fuzz/build/<variant>) with clang and return it. Raises LookupError when
+    Cython or the compiler is missing, CalledProcessError when the compiler
+    fails (its output is on stderr)."""
     out = Path(out or build_dir(variant)).resolve()
     cflags, ldflags = VARIANTS[variant]
     cc = "clang"
     if os.environ.get("SANITIZER"):           # OSS-Fuzz: $CC and $CFLAGS carry compiler and sanitizers
         cflags, ldflags, cc = "-g -O1", "", os.environ.get("CC", cc)
+    if importlib.util.find_spec("Cython") is None:
+        raise LookupError("the instrumented build needs Cython in this interpreter: "
+                          "pip install 'Cython>=3.0' 'setuptools>=68'")
+    if shutil.which(cc.split()[0]) is None:
+        raise LookupError(f"the instrumented build needs {cc}: apt-get install clang llvm")
     env = dict(os.environ, CC=cc, LDSHARED=f"{cc} -shared")
     env["CHUNKERS_CFLAGS"] = cflags
     env["LDFLAGS"] = f"{os.environ.get('LDFLAGS', '')} {ldflags}".strip()

@@ -114,7 +114,7 @@ def _cut_sizes(argv: list, stdout: str, data_file: bytes, stdin: bytes) -> None:
     got = json.loads(stdout)["sizes"] if args.json else [int(x) for x in stdout.split()]
     check(sum(got) == len(data), f"CLI {argv!r}: sizes {got} do not sum to {len(data)}")
     key = None if args.key is None else bytes.fromhex(args.key)
-    want = make_chunker(parse_params(args.params), key=key, seed=args.seed, kernel=args.kernel,
+    want = make_chunker(parse_params(args.params), key=key, seed=args.seed or 0, kernel=args.kernel,
                         sparse=args.sparse).chunk_sizes(data)
     check(got == want, f"CLI {argv!r}: sizes {got}, make_chunker gives {want}")
 

@@ -128,6 +128,12 @@ def test_single_implementation_in_the_inventory():
         chunkers.make_chunker("buzhash,19,23,21,4095", kernel="scalar")
     with pytest.raises(ParamsError):
         chunkers.make_chunker("fixed,4096", normal_size=100)
+    assert chunkers.BuzHash(0, 19, 23, 21, 4095, kernel="single").kernel == "single"
+    assert chunkers.Fixed(4096, kernel=" Single ").kernel == "single"
+    with pytest.raises(ValueError, match="'avx2'.*not a kernel of this build.*single"):
+        chunkers.BuzHash(0, 19, 23, 21, 4095, kernel="avx2")
+    with pytest.raises(ValueError, match="'evp'.*not a kernel of this build.*single"):
+        chunkers.Fixed(4096, kernel="evp")
 
 
 # ---------------------------------------------------------------- fixed (spec 04 Part B)

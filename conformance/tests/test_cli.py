@@ -48,6 +48,10 @@ def test_cut_stdin():
     (["--params", "fastcdc,19,23,21,2", "--key", "zz"], "hex"),
     (["--params", "fastcdc,19,23,21,2", "--key", "00" * 31], "32 bytes"),
     (["--params", "fastcdc,19,23,21,2", "--kernel", "neon9"], "not a kernel of this build"),
+    (["--params", "fixed,4096", "--key", "00" * 32], "--key: fixed takes no key"),
+    (["--params", "buzhash,19,23,21,4095", "--key", "00" * 32], "buzhash takes no key (it takes --seed)"),
+    (["--params", "fastcdc,19,23,21,2", "--seed", "5"], "--seed: only the legacy buzhash takes a seed"),
+    (["--params", "buzhash64,19,23,21,0,2"], "buzhash64: hash_window_size=0 is out of range"),
 ])
 def test_cut_usage_errors(sc_file, capsys, args, msg):
     assert main(["cut", *args, str(sc_file)]) == 2
@@ -77,8 +81,20 @@ def test_bench_small(capsys):
     assert all(r["mb_s"] > 0 for r in rows)
 
 
-@pytest.mark.parametrize("args", [["--size", "-1"], ["--size", "0", "--repeat", "0"]])
+def test_cut_closed_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", None)     # what Python sets when file descriptor 0 is closed
+    assert main(["cut", "--params", "fastcdc,19,23,21,2", "-"]) == 2
+    assert capsys.readouterr().err == "error: standard input is closed\n"
+
+
+def test_bench_unknown_family(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["bench", "--family", "rabin-aes"])
+    assert e.value.code == 2 and "invalid choice: 'rabin-aes'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args", [["--size", "-1"], ["--size", "0"], ["--size", "1", "--repeat", "0"]])
 def test_bench_usage_errors(capsys, args):
     """Found by fuzz/params_parse: a negative size was a ValueError traceback."""
     assert main(["bench", *args]) == 2
-    assert capsys.readouterr().err.startswith("error: bench needs --size >= 0")
+    assert capsys.readouterr().err.startswith("error: bench needs --size >= 1")

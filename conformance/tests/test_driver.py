@@ -177,3 +177,11 @@ def test_attributes():
     assert (c.name, c.min_size, c.max_size, c.normal_size) == ("fastcdc", 1 << 19, 1 << 23, 1572864)
     assert c.params_tuple == ("fastcdc", 19, 23, 21, 2)
     assert chunkers.FastCDC(KEY, 19, 23, 21, 0, normal_size=5).normal_size == 0
+
+
+def test_chunk_repr_is_short():
+    """A chunk may hold megabytes: its repr shows the size and at most 16 bytes of data."""
+    (chunk,) = chunkers.Fixed(4096).chunkify(io.BytesIO(b"\x01" * 3000))
+    assert repr(chunk) == "Chunk(data=" + repr(b"\x01" * 16) + "..., size=3000, all_zero=False)"
+    assert repr(chunkers.Chunk(None, 5, True)) == "Chunk(data=None, size=5, all_zero=True)"
+    assert repr(chunkers.Chunk(b"ab", 2, False)) == "Chunk(data=b'ab', size=2, all_zero=False)"

@@ -51,6 +51,8 @@ def test_sequences_pass_through_unvalidated():
     ("fixed,4096,20971480", "header_size"),
     ("nonsense", "invalid chunker params"),
     ("rabin-aes,19,23,21", "rabin-aes,chunk_min"),
+    ("buzhash,19,23,21,4095,2", "buzhash,chunk_min,chunk_max,chunk_mask,window_size"),
+    ("fixed,4096,0,1", "fixed,block_size[,header_size]"),
 ])
 def test_parse_errors(text, rule):
     with pytest.raises(ParamsError) as e:

@@ -1,0 +1,52 @@
+"""The main job's command line (``python -m conformance``): usage errors exit 2 before any work,
+real input files are chunked, an unreadable one is skipped and reported, not fatal."""
+
+import errno
+import json
+
+import pytest
+
+from conformance import job
+from conformance.__main__ import main
+
+QUICK = ["--family", "fixed", "--corpus-size", "4096"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--family", "nope"], "invalid choice: 'nope'"),
+    (["--family", "rabin-aes"], "invalid choice: 'rabin-aes'"),
+    (["--corpus-size", "-5"], "must be at least 1"),
+    (["--report", "/nonexistent/dir/r.json"], "--report: cannot write"),
+    (["/nonexistent/input"], "no such file or directory: /nonexistent/input"),
+])
+def test_usage_errors(capsys, args, message):
+    with pytest.raises(SystemExit) as e:
+        main(args)
+    assert e.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_real_files_and_an_unreadable_one(tmp_path, monkeypatch, capsys):
+    (tmp_path / "a").write_bytes(bytes(range(256)) * 40)
+    (tmp_path / "b").write_bytes(b"x" * 5000)
+    (tmp_path / "empty").write_bytes(b"")
+    real_map = job._map
+
+    def deny_b(path):
+        if path.endswith("/b"):
+            raise PermissionError(errno.EACCES, "Permission denied", path)
+        return real_map(path)
+
+    monkeypatch.setattr(job, "_map", deny_b)
+    report = tmp_path / "report.json"
+    assert main([*QUICK, "--report", str(report), str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "skipped unreadable file" in out and "/b: Permission denied" in out
+    doc = json.loads(report.read_text())
+    assert doc["unreadable"] == [f"{tmp_path}/b: Permission denied"]
+    (cell,) = doc["cells"]
+    assert cell["status"] == "passed"
+    # the two readable real files are chunked on top of the built-in corpus
+    corpus_only = job.matrix(1, 4096, [], ["fixed"])[0]
+    assert cell["bytes"] - corpus_only.bytes > 0
+    assert (cell["bytes"] - corpus_only.bytes) % 10240 == 0   # 10240 bytes (a) per chunk run
