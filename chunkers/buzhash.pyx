@@ -84,9 +84,9 @@ cdef class BuzHash(Chunker):
     accepts even windows; the params string requires odd ones). ``sparse``:
     read file holes as zeros without reading them (spec 01 §8; never changes
     the cuts). No normalized chunking, no scan kernels: ``kernel`` may be
-    None or ``"single"``, anything else raises ValueError. Raises ParamsError (ValueError) for a rule of spec 01 §4.1
-    / 04 A.2, TypeError for non-int parameters, OverflowError for a seed
-    outside the C int range.
+    None or ``"single"``, anything else raises ValueError. Raises
+    ParamsError (ValueError) for a rule of spec 01 §4.1 / 04 A.2, TypeError
+    for non-int parameters, OverflowError for a seed outside the C int range.
     """
 
     cdef buzhash_ctx ctx

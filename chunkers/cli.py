@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except UsageError as e:
+    except (UsageError, ValueError) as e:    # ValueError: e.g. a bad CHUNKERS_* environment variable
         print(f"error: {e}", file=sys.stderr)
         return 2
     except (OSError, RuntimeError) as e:     # RuntimeError: the AES chunkers' OpenSSL failed mid-stream

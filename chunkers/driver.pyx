@@ -47,10 +47,12 @@ class Chunk(NamedTuple):
         return f"Chunk(data={head!r}{'...' if self.size > 16 else ''}, size={self.size}, all_zero={self.all_zero})"
 
 
-def cpu_features():
-    """The CPU features usable here (and saved by the OS), as a frozenset of names."""
+def cpu_features(known=False):
+    """The CPU features usable here (and saved by the OS), as a frozenset of names; with
+    ``known``, every feature name the kernels can require, present or not."""
     cdef unsigned f = ck_cpu_features()
-    return frozenset(ck_cpu_feature_name(i).decode() for i in range(CK_CPU_FEATURE_COUNT) if f & (1u << i))
+    return frozenset(ck_cpu_feature_name(i).decode() for i in range(CK_CPU_FEATURE_COUNT)
+                     if known or f & (1u << i))
 
 
 cdef list kernel_table(const ck_kernel *kernels, size_t count):

@@ -75,12 +75,17 @@ def _family(name: str) -> Family:
 
 HIDE_ENV = "CHUNKERS_CPU_HIDE"
 """Testing knob: comma-separated CPU feature names (see chunkers.cpu_features) that kernel
-selection and :func:`kernels` treat as absent, to reproduce a smaller CPU on this one."""
+selection and :func:`kernels` treat as absent, to reproduce a smaller CPU on this one. An unknown
+name raises ValueError wherever kernels are resolved or listed."""
 
 
 def _cpu_features() -> frozenset:
     from chunkers.driver import cpu_features
-    return cpu_features() - {f.strip().lower() for f in os.environ.get(HIDE_ENV, "").split(",")}
+    hidden = {f.strip().lower() for f in os.environ.get(HIDE_ENV, "").split(",")} - {""}
+    if hidden - cpu_features(known=True):     # a misspelt name would hide nothing, silently
+        raise ValueError(f"{HIDE_ENV}: unknown CPU feature {', '.join(sorted(hidden - cpu_features(known=True)))}; "
+                         f"known: {', '.join(sorted(cpu_features(known=True)))}")
+    return cpu_features() - hidden
 
 
 def why_not(family: str, kernel: str) -> str | None:

@@ -114,7 +114,7 @@ def test_kernel_selection(monkeypatch):
     for bad in ("auto", "avx2", "aes-arm64" if "aes-arm64" not in rows else "vaes"):
         monkeypatch.setenv("CHUNKERS_AES_KERNEL", bad)
         with pytest.raises(ValueError, match=f"CHUNKERS_AES_KERNEL='{bad}': {UNKNOWN}.*Valid values here: "
-                                             + ", ".join(rows)):
+                                             + ", ".join(k for k, row in rows.items() if row.runs)):
             caes.GoldilocksAES(bytes(32), 6, 12, 8)
     for name, row in rows.items():
         if not row.runs:

@@ -104,3 +104,14 @@ def test_not_built(family, monkeypatch):
 def test_non_str_kernel(family):
     with pytest.raises(TypeError):
         FAMILY_CLASS[family](3)
+
+
+def test_cpu_hide_knob(family, monkeypatch):
+    """CHUNKERS_CPU_HIDE treats features as absent; a misspelt name is an error, not a no-op."""
+    monkeypatch.setenv(K.HIDE_ENV, " AVX2 ,, avx512f")
+    rows = {r.kernel: r for r in chunkers.kernels() if r.family == family}
+    assert rows["blockwise"].runs and rows["scalar"].runs
+    assert not any(r.runs for name, r in rows.items() if name in ("avx2", "avx512"))
+    monkeypatch.setenv(K.HIDE_ENV, "avx-512")
+    with pytest.raises(ValueError, match="CHUNKERS_CPU_HIDE: unknown CPU feature avx-512; known: .*avx512f"):
+        chunkers.kernels()
