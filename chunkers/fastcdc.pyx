@@ -9,6 +9,7 @@ from libc.stdint cimport uint8_t, uint64_t, int64_t
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, kernel_table, kernel_index
 
+include "provenance.pxi"
 from chunkers.registry import Family, register, resolve
 from chunkers.params import check_common, check_key, nc_masks
 

@@ -72,11 +72,23 @@ class Ours(Implementation):
         return [(r.kernel, r.reason) for r in chunkers.kernels() if r.family == family]
 
     def chunks(self, params, source, *, key, seed, kernel, normal_size=0):
-        for c in _chunker(params, key, seed, kernel, normal_size).chunkify(source):
+        chunker = _chunker(params, key, seed, kernel, normal_size)
+        for c in chunker.chunkify(source):
             yield c.size, c.data
+        _check_provenance(params, kernel, chunker)
 
     def chunk_sizes(self, params, source, *, key, seed, kernel, normal_size=0):
-        return _chunker(params, key, seed, kernel, normal_size).chunk_sizes(source)
+        chunker = _chunker(params, key, seed, kernel, normal_size)
+        sizes = chunker.chunk_sizes(source)
+        _check_provenance(params, kernel, chunker)
+        return sizes
+
+
+def _check_provenance(params, kernel, chunker):
+    # raises conformance.provenance.ProvenanceError when the code that ran is not the kernel's own
+    from conformance.families import family_of
+    from conformance.provenance import check_chunker
+    check_chunker(family_of(params[0]), kernel, chunker)
 
 
 @functools.lru_cache(maxsize=256)

@@ -21,6 +21,8 @@ from conformance import catalogue, emulate, engine, impls, tiers
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
+from conformance.provenance import ProvenanceError
+from conformance.proof import kernel_checks, ran_note
 
 MODEL_PREFIX = 1 << 16
 """Bytes of each input on which the reference kernel is compared with the (slow) pure-Python model."""
@@ -44,6 +46,7 @@ class Cell:
     cuts: int = 0
     seconds: float = 0.0
     mismatches: list = field(default_factory=list)
+    ran: str = ""                   # whose code ran and whether its instructions are its tier's (conformance.provenance)
 
     @property
     def mb_s(self) -> float:
@@ -173,7 +176,14 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
             else:
                 if progress:
                     progress(f"{impl.name}: {fam_name}/{kernel}")
-                check_cell(cell, sources, cases, reference_sizes, ours)
+                try:
+                    check_cell(cell, sources, cases, reference_sizes, ours)
+                except ProvenanceError as e:
+                    _record(cell, Mismatch("provenance", str(e), f"{fam_name}/{kernel}'s own code", "other code"))
+            if cell.status != "skipped":
+                for m in kernel_checks(impl.name, cell.family, cell.kernel):
+                    _record(cell, m)
+                cell.ran = ran_note(impl.name, cell)
             cells.append(cell)
     return cells
 
@@ -183,14 +193,14 @@ def print_matrix(cells: list[Cell], console) -> None:
     table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model; "
                         "golden vectors)")
     numeric = ("scan cases", "vectors", "chunk runs", "bytes", "cut points", "MB/s")
-    for col in ("family", "kernel", "coverage", "result", *numeric, "note"):
+    for col in ("family", "kernel", "coverage", "result", *numeric, "ran", "note"):
         table.add_column(col, justify="right" if col in numeric else "left")
     colors = {"passed": "green", "failed": "bold red", "skipped": "yellow"}
     for c in cells:
         table.add_row(c.family, c.kernel, c.coverage, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases),
                       str(c.vectors),
                       str(c.chunk_runs),
-                      f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "",
+                      f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "", c.ran,
                       c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""))
     console.print(table)
 

@@ -84,7 +84,7 @@ def runner(family: str, kernel: str):
     if reason:
         raise RuntimeError(f"cannot emulate {family}/{kernel}: {reason}")
     from . import bind
-    return bind.runner(family, entry.symbol)
+    return bind.runner(family, entry.symbol, kernel)
 
 
 def _register():

@@ -22,7 +22,7 @@ import bochscpu
 import bochscpu.cpu
 import bochscpu.memory as memory
 
-from .blob import HALT, Blob
+from .blob import HALT, PROVENANCE, Blob
 
 PAGE = 0x1000
 STACK, STACK_PAGES = 0x7000_0000, 16
@@ -60,7 +60,8 @@ class Machine:
         self._next_pa = 0x10_0000
         tables = memory.PageMapLevel4Table()
         code_pages = -(-len(blob.image) // PAGE)
-        for base, pages, writable in ((blob.base, code_pages, 0), (STACK, STACK_PAGES, 1),
+        # the image is writable: it holds the kernels' provenance slot ck_ran (csrc/kernel.h)
+        for base, pages, writable in ((blob.base, code_pages, 1), (STACK, STACK_PAGES, 1),
                                       (ARGS, ARGS_PAGES, 1), (INPUT, INPUT_PAGES, 1)):
             for i in range(pages):
                 tables.insert(base + i * PAGE, self._host_page(), writable)
@@ -83,6 +84,14 @@ class Machine:
     def read(self, va: int, n: int) -> bytes:
         """``n`` bytes of guest memory at ``va``."""
         return bytes(memory.virt_read(PML4, va, n))
+
+    def take_provenance(self) -> str | None:
+        """The registry name the last kernel run recorded (CK_PROVENANCE, csrc/kernel.h), None if
+        no kernel ran since the previous take; clears it."""
+        slot = self.blob.symbols[PROVENANCE]
+        ptr = struct.unpack("<Q", self.read(slot, 8))[0]
+        self.write(slot, bytes(8))
+        return self.read(ptr, 64).split(b"\0")[0].decode() if ptr else None
 
     def put_input(self, data: bytes) -> int:
         """Place ``data`` so that it ends at the guard page; returns its guest address."""
