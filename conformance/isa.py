@@ -24,8 +24,9 @@ portable kernels may be auto-vectorized with it.
 
 from __future__ import annotations
 
+import argparse
 import functools
-import glob
+import importlib.machinery
 import os
 import re
 import shutil
@@ -60,11 +61,12 @@ def _feature_names() -> list[str]:
 
 
 def extension(name: str) -> str:
-    """Path of the built extension ``chunkers/<name>.*.so`` (the newest if several); FileNotFoundError."""
-    paths = sorted(glob.glob(os.path.join(CHUNKERS, f"{name}.*.so")), key=os.path.getmtime)
-    if not paths:
-        raise FileNotFoundError(f"chunkers/{name}.*.so is not built")
-    return paths[-1]
+    """Path of the extension ``chunkers.<name>`` this interpreter loads (not a cross build lying
+    next to it); FileNotFoundError if it is not built."""
+    path = os.path.join(CHUNKERS, name + importlib.machinery.EXTENSION_SUFFIXES[0])
+    if not os.path.exists(path):
+        raise FileNotFoundError(f"{os.path.relpath(path)} is not built")
+    return path
 
 
 def registry(path: str, family: str) -> tuple[str, list[Kernel]]:
@@ -259,7 +261,9 @@ def problems(path: str, family: str) -> dict[str, list[str]]:
     (empty lists when it is sound; kernels not compiled into this build are left out)."""
     machine, rows = registry(path, family)
     funcs = disassembly(path, machine)
-    needs_of = x86_needs if machine == "x86_64" else arm_needs
+    needs_of = {"x86_64": x86_needs, "aarch64": arm_needs}.get(machine)
+    if needs_of is None:
+        raise ValueError(f"{path}: no instruction classes for {machine} (x86_64 and aarch64 only)")
     out = {}
     for k in rows:
         if k.symbol is None:
@@ -285,3 +289,26 @@ def problems(path: str, family: str) -> dict[str, list[str]]:
 def all_problems() -> dict[tuple[str, str], list[str]]:
     """(family, kernel) -> :func:`problems` for every registry of this build's extensions."""
     return {(fam, k): v for fam in REGISTRIES for k, v in problems(extension(fam), fam).items()}
+
+
+def main(argv=None) -> int:
+    """``python -m conformance.isa [EXTENSION ...]``: check the given extensions (default: this
+    build's); prints one line per kernel, exit status 1 on any violation."""
+    ap = argparse.ArgumentParser(prog="python -m conformance.isa", description=main.__doc__.split(":")[0])
+    ap.add_argument("extensions", nargs="*", help="chunkers/<family>.*.so files (any architecture objdump reads)")
+    args = ap.parse_args(argv)
+    paths = args.extensions or [extension(f) for f in REGISTRIES]
+    failed = False
+    for path in paths:
+        family = os.path.basename(path).split(".")[0]
+        if family not in REGISTRIES:
+            ap.error(f"{path}: not one of the extensions with a kernel registry ({', '.join(REGISTRIES)})")
+        machine, _rows = registry(path, family)
+        for kernel, bad in problems(path, family).items():
+            failed |= bool(bad)
+            print(f"{machine:8} {family:10} {kernel:10} " + ("FAILED\n  " + "\n  ".join(bad) if bad else "ISA ok"))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

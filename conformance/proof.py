@@ -70,5 +70,5 @@ def ran_note(impl: str, cell) -> str:
         if why:
             text += f"; {why}"
         elif (cell.family, cell.kernel) in table:
-            text += "; instructions: " + ("bad" if table[cell.family, cell.kernel] else "its tier's")
+            text += "; ISA " + ("bad" if table[cell.family, cell.kernel] else "ok")
     return text

@@ -92,4 +92,4 @@ def note(impl: str, family: str, kernel: str, failed: bool) -> str:
     if failed:
         return "other code (see mismatches)"
     runs = PROVEN[family, kernel]
-    return f"{OWN_CODE} ({runs} runs)" if runs else "not proven: no run recorded a kernel"
+    return f"{OWN_CODE}, {runs} runs" if runs else "not proven: no run recorded a kernel"

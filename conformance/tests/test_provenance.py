@@ -28,20 +28,23 @@ def _case(family: str):
 
 
 @pytest.mark.parametrize("family_kernel", PROVEN)
-def test_scan_records_its_own_kernel(family_kernel):
+def test_scan_records_its_own_kernel(family_kernel, record_provenance):
     family, kernel = family_kernel
     provenance.take(family)
     FAMILIES[family].run(_case(family), kernel)
-    assert provenance.take(family) == kernel, f"{family}/{kernel}: the scan ran another kernel's code"
+    ran = provenance.take(family)
+    assert ran == kernel, f"{family}/{kernel}: the scan ran {family}/{ran}'s code"
+    record_provenance(family, kernel, "ran: own code (scan)")
 
 
 @pytest.mark.parametrize("family_kernel", PROVEN)
-def test_chunker_reports_the_kernel_that_scanned(family_kernel):
+def test_chunker_reports_the_kernel_that_scanned(family_kernel, record_provenance):
     family, kernel = family_kernel
     chunker = chunkers.make_chunker(PARAMS[family], kernel=kernel)
     assert chunker.ran_kernel is None                    # nothing scanned yet
     chunker.chunk_sizes(random.Random(14).randbytes(1 << 16))
-    assert (chunker.kernel, chunker.ran_kernel) == (kernel, kernel)
+    assert (chunker.kernel, chunker.ran_kernel) == (kernel, kernel), f"{family}/{kernel}: other code ran"
+    record_provenance(family, kernel, "ran: own code (chunks)")
 
 
 def test_single_implementations_record_nothing():
@@ -51,7 +54,7 @@ def test_single_implementations_record_nothing():
 
 
 @pytest.mark.parametrize("family", list(emulate.FREESTANDING))
-def test_emulated_kernels_record_their_own_kernel(family):
+def test_emulated_kernels_record_their_own_kernel(family, record_provenance):
     if emulate.unavailable():
         pytest.skip(emulate.unavailable())
     case = _case(family)
@@ -60,6 +63,7 @@ def test_emulated_kernels_record_their_own_kernel(family):
         got = emulate.runner(family, kernel)(case)
         assert not isinstance(got, str), got
         assert provenance.PROVEN[family, kernel] == before + 1, f"{family}/{kernel}: the emulated run recorded nothing"
+        record_provenance(family, kernel, f"ran: own code ({emulate.EMULATOR})")
 
 
 def test_wrong_code_names_both_kernels():
@@ -70,13 +74,15 @@ def test_wrong_code_names_both_kernels():
 
 
 @pytest.mark.parametrize("family", list(isa.REGISTRIES))
-def test_instructions_are_the_tiers(family):
+def test_instructions_are_the_tiers(family, record_provenance):
     machine, rows = isa.registry(isa.extension(family), family)
     # the rows read from the ELF file are the registry the running extension reports
     assert {k.name: (k.symbol is not None, k.features) for k in rows} == proof.declared(family)
     problems = isa.problems(isa.extension(family), family)
     assert problems, f"{family}: no compiled kernel found in the registry"
     assert not [p for ps in problems.values() for p in ps], "\n".join(p for ps in problems.values() for p in ps)
+    for kernel in problems:
+        record_provenance(family, kernel, f"ISA ok ({machine})")
 
 
 @pytest.mark.parametrize("raw, mnem, ops, needs", [
