@@ -30,6 +30,10 @@ ARGS, ARGS_PAGES = 0x1000_0000, 16
 INPUT, INPUT_PAGES = 0x2000_0000, 256          # 1 MiB; INPUT_END is not mapped
 INPUT_END = INPUT + INPUT_PAGES * PAGE
 PML4 = 0x0800_0000                             # guest-physical address of the page tables
+XCR0_AVX512 = 0xE7
+"""x87, SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM state enabled: every instruction the emulated CPU has."""
+XCR0_AVX = 0x07
+"""x87, SSE, AVX only: an OS without AVX-512 state, where any EVEX instruction raises #UD."""
 MAX_BRANCHES = 1 << 22                         # taken branches per call before it counts as a hang
 
 _REGS = ("rdi", "rsi", "rdx", "rcx", "r8", "r9")
@@ -70,6 +74,7 @@ class Machine:
         self._tables = tables       # owns the page-table pages: keep it alive with the machine
         self.write(blob.base, blob.image)
         self._halt = blob.symbols[HALT]
+        self.xcr0 = XCR0_AVX512     # XCR0_AVX: run as on a CPU without AVX-512 (feature-gating checks)
 
     def _host_page(self) -> int:
         pa, self._next_pa = self._next_pa, self._next_pa + PAGE
@@ -105,7 +110,7 @@ class Machine:
         st = bochscpu.State()
         bochscpu.cpu.set_long_mode(st)
         st.cr4 |= (1 << 9) | (1 << 10) | (1 << 18)    # OSFXSR, OSXMMEXCPT, OSXSAVE
-        st.xcr0 = 0xE7                                  # x87, SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
+        st.xcr0 = self.xcr0
         st.mxcsr = 0x1F80
         st.fpcw = 0x37F
         st.cr3 = PML4
