@@ -97,7 +97,7 @@ def test_files_are_read_in_bounded_pieces(tmp_path):
     (lambda p: os.truncate(p, 10), "shrank during the run (3000 -> 10 bytes)"),
     (lambda p: open(p, "ab").write(b"more"), "grew during the run (3000 -> 3004 bytes)"),
     (os.unlink, "vanished during the run"),
-    (lambda p: (os.unlink(p), open(p, "wb").write(os.urandom(3000))), "replaced during the run"),
+    (lambda p: (open(p + ".new", "wb").write(os.urandom(3000)), os.replace(p + ".new", p)), "replaced during the run"),
 ])
 def test_a_file_changed_between_kernels_is_skipped_with_the_reason(tmp_path, change, reason):
     path = _tree(tmp_path, {"f": os.urandom(3000), "g": os.urandom(2000)})
@@ -171,7 +171,8 @@ def test_max_bytes_bounds_the_bytes_run(tmp_path):
 # --- --jobs ------------------------------------------------------------------------------------
 
 def test_jobs_give_the_same_matrix(tmp_path):
-    path = _tree(tmp_path, {"a": os.urandom(20000)})
+    (tmp_path / "tree").mkdir()
+    path = _tree(tmp_path / "tree", {"a": os.urandom(20000)})
     reports = []
     for jobs in ("1", "2"):
         report = tmp_path / f"r{jobs}.json"
