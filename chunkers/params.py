@@ -156,6 +156,14 @@ def _check_nc(name: str, mask_bits: int, nc: int) -> None:
                           f"chunk_mask + nc_level <= 48, got chunk_mask={mask_bits}, nc_level={nc}")
 
 
+def _named(name: str, check, *args) -> None:
+    """Run a constructor check on parsed params; its ParamsError names the chunker."""
+    try:
+        check(*args)
+    except ParamsError as e:
+        raise ParamsError(f"{name}: {e}") from None
+
+
 def parse_params(s) -> tuple:
     """Parse borg's ``--chunker-params`` syntax (spec 01 §4.2) into a params tuple.
 
@@ -189,7 +197,7 @@ def parse_params(s) -> tuple:
             raise ParamsError(f"fixed: block_size must be <= {MAX_DATA_SIZE}, got {block_size}")
         if header_size > MAX_DATA_SIZE:
             raise ParamsError(f"fixed: header_size must be <= {MAX_DATA_SIZE}, got {header_size}")
-        check_fixed(block_size, header_size)
+        _named("fixed", check_fixed, block_size, header_size)
         return ("fixed", block_size, header_size)
     if name == "default" and count == 1:
         return ("default",)
@@ -202,8 +210,8 @@ def parse_params(s) -> tuple:
             raise ParamsError(f"buzhash64: need window_size + 2**chunk_min + 1 <= 2**chunk_max, got "
                               f"window_size={window}")
         _check_nc(name, mask_bits, nc)
-        check_window(window, lo, hi)
-        check_common(lo, hi, mask_bits, nc)
+        _named(name, check_window, window, lo, hi)
+        _named(name, check_common, lo, hi, mask_bits, nc)
         return (name, lo, hi, mask_bits, window, nc)
     if name == "fastcdc" or name in AES_CHUNKERS:
         if count != 5:
@@ -213,15 +221,15 @@ def parse_params(s) -> tuple:
         if lo >= hi:
             raise ParamsError(f"{name}: need chunk_min < chunk_max, got {lo}, {hi}")
         _check_nc(name, mask_bits, nc)
-        check_common(lo, hi, mask_bits, nc)
+        _named(name, check_common, lo, hi, mask_bits, nc)
         return (name, lo, hi, mask_bits, nc)
     if (name == "buzhash" and count == 5) or (count == 4 and all(f.strip().isdecimal() for f in fields)):
         lo, hi, mask_bits, window = _ints(fields[-4:])
         _check_cdc("buzhash", lo, hi, mask_bits)
         if window % 2 == 0:
             raise ParamsError(f"buzhash: window_size must be odd, got {window}")
-        check_window(window, lo, hi)
-        check_common(lo, hi, mask_bits, 0)
+        _named("buzhash", check_window, window, lo, hi)
+        _named("buzhash", check_common, lo, hi, mask_bits, 0)
         return ("buzhash", lo, hi, mask_bits, window)
     if name == "buzhash":
         raise ParamsError("buzhash params must be buzhash,chunk_min,chunk_max,chunk_mask,window_size")
