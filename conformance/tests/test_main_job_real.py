@@ -230,3 +230,23 @@ def test_sigterm_writes_a_partial_report(tmp_path, monkeypatch, capsys):
     assert [(c["family"], c["status"]) for c in doc["cells"]] == [("buzhash", "passed"), ("fixed", "interrupted")]
     assert "interrupted by SIGTERM" in capsys.readouterr().out
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL      # the handler is restored
+
+
+def test_memory_does_not_grow_with_the_tree(tmp_path):
+    """The reference cache keeps a digest per run, not the size lists: running 8 files instead of
+    1 (fixed,64: 32768 sizes per file and key) peaks at about the same traced memory."""
+    import tracemalloc
+    data = os.urandom(2 << 20)
+    peaks = []
+    for count in (1, 8):
+        tree = tmp_path / str(count)
+        tree.mkdir()
+        for i in range(count):
+            (tree / f"f{i}").write_bytes(data)
+        files, _ = realfiles.walk([str(tree)])
+        sources, refs = realfiles.pieces(files), {}
+        tracemalloc.start()
+        job.check_cell(job.Cell("fixed", "single"), sources, [], refs)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] - peaks[0] < 1 << 20, peaks      # size lists kept would add 7 x 2 x 256 KiB and more
