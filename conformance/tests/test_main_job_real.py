@@ -251,3 +251,18 @@ def test_memory_does_not_grow_with_the_tree(tmp_path):
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
     assert peaks[1] - peaks[0] < 1 << 20, peaks      # size lists kept would add 7 x 2 x 256 KiB and more
+
+
+def test_the_model_sees_the_first_real_inputs_only(tmp_path, monkeypatch):
+    """The pure-Python model takes 0.2-0.5 s per 64 KiB prefix: over a system tree that would be
+    hours, so only the first MODEL_REAL_INPUTS real inputs are compared with it."""
+    path = _tree(tmp_path, {f"f{i:02d}": os.urandom(300) for i in range(job.MODEL_REAL_INPUTS + 4)})
+    files, _ = realfiles.walk([path])
+    calls = []
+    real_model = job.model_sizes
+    monkeypatch.setattr(job, "model_sizes", lambda params, data, key: calls.append(params) or
+                        real_model(params, data, key))
+    cell = job.Cell("fixed", "single")
+    job.check_cell(cell, realfiles.pieces(files), [], {})
+    assert cell.status == "passed"
+    assert len(calls) == job.MODEL_REAL_INPUTS * 4 * 2 and cell.chunk_runs == (job.MODEL_REAL_INPUTS + 4) * 4 * 2
