@@ -97,12 +97,14 @@ def check_cell(cell: Cell, sources: list, cases: list, reference_sizes: dict, ou
     real_seen = 0
     for src in sources:
         path = getattr(src, "snap", None) and src.snap.path
-        if path in skipped:
-            continue
         try:
+            if path in skipped:
+                raise realfiles.FileChanged(skipped[path])
             data = src.load()
         except realfiles.FileChanged as e:
             skipped[path] = str(e)
+            if progress:        # its planned work will not be done
+                progress.skip(src.length * len(fam.chunk_params) * len(KEYS))
             continue
         model = reference and (not src.real or real_seen < MODEL_REAL_INPUTS)
         real_seen += src.real

@@ -54,6 +54,10 @@ class Progress:
         self.inputs_done += 1
         self._report()
 
+    def skip(self, nbytes: int) -> None:
+        """Planned work of ``nbytes`` bytes will not be done (an input left out): off the total."""
+        self.total -= nbytes
+
     def line(self) -> str:
         elapsed = max(self.clock() - self.start, 1e-9)
         rate = self.done / elapsed

@@ -205,8 +205,12 @@ def test_progress_line_counts_work():
     p.advance(100)               # within the interval: no line
     now[0] = 10.0
     p.advance(400)
+    p.skip(250)                  # an input left out: its work is off the total
+    now[0] = 20.0
+    p.advance(0)
     assert lines == ["k: input 0/4, 0 B of 1.0 kB (0%), 0 B/s, elapsed 0m00s, ETA ?",
-                     "k: input 2/4, 500 B of 1.0 kB (50%), 50 B/s, elapsed 0m10s, ETA 0m10s"]
+                     "k: input 2/4, 500 B of 1.0 kB (50%), 50 B/s, elapsed 0m10s, ETA 0m10s",
+                     "k: input 3/4, 500 B of 750 B (67%), 25 B/s, elapsed 0m20s, ETA 0m10s"]
 
 
 def test_sigterm_writes_a_partial_report(tmp_path, monkeypatch, capsys):
