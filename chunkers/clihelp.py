@@ -4,16 +4,16 @@ chunker, the kernel names, the environment variables and the exit statuses, in p
 from __future__ import annotations
 
 PARAMS_SYNTAX = (
-    ("fastcdc", "fastcdc,MIN,MAX,MASK,NC", "fastcdc,19,23,21,2"),
-    ("buzhash64", "buzhash64,MIN,MAX,MASK,WINDOW,NC", "buzhash64,19,23,21,4095,2"),
-    ("buzhash", "buzhash,MIN,MAX,MASK,WINDOW (or MIN,MAX,MASK,WINDOW; odd WINDOW)", "buzhash,19,23,21,4095"),
-    ("fixed", "fixed,BLOCK[,HEADER] (bytes, BLOCK >= 64)", "fixed,4194304"),
-    ("rabin-aes", "rabin-aes,MIN,MAX,MASK,NC", "rabin-aes,19,23,21,2"),
-    ("goldilocks-aes", "goldilocks-aes,MIN,MAX,MASK,NC", "goldilocks-aes,19,23,21,2"),
-    ("toeplitz-aes", "toeplitz-aes,MIN,MAX,MASK,NC", "toeplitz-aes,19,23,21,2"),
-    ("default", "default (= fastcdc,19,23,21,2)", "default"),
+    ("fastcdc,MIN,MAX,MASK,NC", "fastcdc,19,23,21,2"),
+    ("buzhash64,MIN,MAX,MASK,WINDOW,NC", "buzhash64,19,23,21,4095,2"),
+    ("buzhash,MIN,MAX,MASK,WINDOW", "buzhash,19,23,21,4095 (odd WINDOW; the name may be left out)"),
+    ("fixed,BLOCK[,HEADER]", "fixed,4194304 (sizes in bytes, BLOCK >= 64)"),
+    ("rabin-aes,MIN,MAX,MASK,NC", "rabin-aes,19,23,21,2"),
+    ("goldilocks-aes,MIN,MAX,MASK,NC", "goldilocks-aes,19,23,21,2"),
+    ("toeplitz-aes,MIN,MAX,MASK,NC", "toeplitz-aes,19,23,21,2"),
+    ("default", "default (= fastcdc,19,23,21,2)"),
 )
-"""(chunker, syntax, example) of borg's --chunker-params strings (chunkers.parse_params)."""
+"""(syntax, example) of borg's --chunker-params strings (chunkers.parse_params)."""
 
 EXIT_STATUS = (
     (0, "success"),
@@ -30,8 +30,8 @@ def epilog() -> str:
 
     lines = ["chunker params (MIN, MAX: size exponents, 2**MIN .. 2**MAX bytes; MASK: cut probability",
              "2**-MASK per byte; NC: normalized chunking level; WINDOW: hash window in bytes):"]
-    width = max(len(s) for _n, s, _e in PARAMS_SYNTAX)
-    lines += [f"  {syntax:<{width}}  e.g. {example}" for _n, syntax, example in PARAMS_SYNTAX]
+    width = max(len(s) for s, _e in PARAMS_SYNTAX)
+    lines += [f"  {syntax:<{width}}  e.g. {example}" for syntax, example in PARAMS_SYNTAX]
     lines += ["", "scan kernels per family (--kernel; `python -m chunkers kernels` says which run here):"]
     env = []
     for name in families():
