@@ -9,7 +9,11 @@ on any mismatch (printing a minimal reproducer). ``--impl NAME`` checks
 another implementation instead (``borg``, ``model`` or ``module:attribute``,
 see conformance.impls): its kernels run the vectors and the chunk-level
 comparisons against our chunkers; an implementation that is not installed
-is skipped with a message (exit 0).
+is skipped with a message (exit 0). Real files are read in bounded pieces;
+files that change during the run and special files are listed as skipped;
+off a terminal, progress lines go to stderr; SIGINT / SIGTERM print and
+write what ran so far (exit 128 + signal). Exit status 2 for bad arguments,
+checked before any work.
 """
 
 import argparse
