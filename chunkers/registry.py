@@ -91,11 +91,12 @@ def _cpu_features() -> frozenset:
 def why_not(family: str, kernel: str) -> str | None:
     """None if ``kernel`` of ``family`` can run here, else the reason (with detail)."""
     fam = _family(family)
+    present = _cpu_features()       # validates CHUNKERS_CPU_HIDE for every family, single ones too
     for name, built, needs in fam.kernels:
         if name == kernel:
             if not built:
                 return NOT_BUILT
-            missing = [f for f in needs if f not in _cpu_features()]
+            missing = [f for f in needs if f not in present]
             return f"{NO_CPU} (lacks {', '.join(missing)})" if missing else None
     return f"{UNKNOWN} ({platform.machine()})"
 

@@ -94,8 +94,10 @@ def _check_provenance(params, kernel, chunker):
 @functools.lru_cache(maxsize=256)
 def _chunker(params, key, seed, kernel, normal_size):
     # cached: chunkers are reusable, and table derivation costs more than a short run
-    import chunkers
-    return chunkers.make_chunker(params, key=key, seed=seed, kernel=kernel, normal_size=normal_size)
+    from chunkers.api import credential, make_chunker
+    takes = credential(params)      # each chunker gets only what it takes (make_chunker refuses the rest)
+    return make_chunker(params, key=key if takes == "key" else None, seed=seed if takes == "seed" else None,
+                        kernel=kernel, normal_size=normal_size)
 
 
 class Model(Implementation):
@@ -229,4 +231,6 @@ def get(name: str) -> Implementation:
     impl = obj() if isinstance(obj, type) else obj
     if not isinstance(impl, Implementation):
         raise ValueError(f"{name} is not a conformance.impls.Implementation")
+    if type(impl).kernels is Implementation.kernels or type(impl).chunks is Implementation.chunks:
+        raise ValueError(f"{name} does not implement kernels() and chunks() (an abstract adapter)")
     return impl
