@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import catalogue, emulate, engine, impls, tiers
+from conformance import catalogue, classes, emulate, engine, impls, tiers
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
@@ -174,6 +174,7 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
                 if progress:
                     progress(f"{impl.name}: {fam_name}/{kernel}")
                 check_cell(cell, sources, cases, reference_sizes, ours)
+                classes.check_cell(cell, seed, ours and kernel == fam.reference)
             cells.append(cell)
     return cells
 
