@@ -126,3 +126,16 @@ def test_key_derivations_against_the_model():
 def test_rolling_steps_against_the_model():
     mismatches = keystream.step_mismatches(SEED)
     assert not mismatches, _report(mismatches)
+
+
+def test_main_job_runs_the_class_cases(monkeypatch):
+    """The main job (conformance.job) runs the class cases on every kernel and fails a cell on a mismatch."""
+    from conformance import job
+    from conformance.engine import Mismatch
+    (cell,) = job.matrix(SEED, 4096, [], ["fixed"], patterns=["random"])
+    assert cell.status == "passed" and cell.chunk_runs > len(classes.zero_cases("fixed", SEED))
+    monkeypatch.setattr(classes, "zero_mismatch", lambda case, kernel: Mismatch("planted", "repro", 1, 2)
+                        if case.group == "zero-period-64" else None)
+    cell = job.Cell("fixed", "single")
+    classes.check_cell(cell, SEED, reference=False)
+    assert cell.status == "failed" and [m.what for m in cell.mismatches] == ["planted", "planted"]
