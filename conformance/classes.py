@@ -146,18 +146,18 @@ def nc_mismatches(family: str, kernel: str | None, seed: int, cases=None) -> lis
     otherwise than the model (or breaks the size bounds)."""
     from conformance.families import aligned
     out = []
-    for case in nc_cases(family, seed) if cases is None else cases:
+    for i, case in enumerate(nc_cases(family, seed) if cases is None else cases):
         m = engine.chunk_mismatch(case.params, aligned(case.data, case.align), list(model_sizes(case)),
-                                  key=case.key, kernel=kernel, source=case.describe(),
-                                  normal_size=case.normal_size)
+                                  key=case.key, kernel=kernel, normal_size=case.normal_size,
+                                  source=f"conformance.classes.nc_cases({family!r}, {seed})[{i}] {case.describe()}")
         if m:
             out.append(m)
     return out
 
 
-def zero_mismatch(case: ClassCase, kernel: str | None) -> Mismatch | None:
+def zero_mismatch(case: ClassCase, kernel: str | None, where: str = "") -> Mismatch | None:
     """Where ``kernel``'s chunks of ``case`` are classified all-zero otherwise than their bytes say
-    (or carry other bytes than the input's), or None."""
+    (or carry other bytes than the input's), or None. ``where`` names the case in the reproducer."""
     from conformance.families import aligned
     src = aligned(case.data, case.align)
     pos = 0
@@ -167,11 +167,12 @@ def zero_mismatch(case: ClassCase, kernel: str | None) -> Mismatch | None:
         zero = piece.count(0) == len(piece)
         if (data is None) != zero or (data is not None and bytes(data) != piece):
             got = "all-zero (no data)" if data is None else f"data {bytes(data)[:16].hex()}..."
-            return Mismatch("all-zero classification", f"kernel={kernel} {case.describe()}; chunk {i} at offset "
+            return Mismatch("all-zero classification", f"kernel={kernel} {where}{case.describe()}; chunk {i} at offset "
                             f"{pos} ({size} bytes)", "all-zero" if zero else f"data {piece[:16].hex()}...", got)
         pos += size
     if pos != len(case.data):
-        return Mismatch("all-zero classification", f"kernel={kernel} {case.describe()}", f"{len(case.data)} bytes",
+        return Mismatch("all-zero classification", f"kernel={kernel} {where}{case.describe()}",
+                        f"{len(case.data)} bytes",
                         f"chunks covering {pos} bytes")
     return None
 
@@ -179,8 +180,8 @@ def zero_mismatch(case: ClassCase, kernel: str | None) -> Mismatch | None:
 def zero_mismatches(family: str, kernel: str | None, seed: int, cases=None) -> list[Mismatch]:
     """Every zero case (default: all of zero_cases) that ``kernel`` classifies wrongly."""
     out = []
-    for case in zero_cases(family, seed) if cases is None else cases:
-        m = zero_mismatch(case, kernel)
+    for i, case in enumerate(zero_cases(family, seed) if cases is None else cases):
+        m = zero_mismatch(case, kernel, f"conformance.classes.zero_cases({family!r}, {seed})[{i}] ")
         if m:
             out.append(m)
     return out

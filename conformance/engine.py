@@ -40,10 +40,11 @@ def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase], run=Non
     """
     fam = FAMILIES[family]
     out = []
-    for case in cases:
+    for i, case in enumerate(cases):       # "case #i": the i-th case of the family's catalogue for the run's seed
         want, got = fam.run(case, fam.reference), run(case) if run else fam.run(case, kernel)
         if want != got:
-            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", case.describe(), want, got))
+            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", f"case #{i}: {case.describe()}",
+                                want, got))
     return out
 
 
@@ -51,11 +52,12 @@ def model_mismatches(family: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
     """Cases (up to MODEL_MAX_SPAN bytes) where the reference kernel differs from the model."""
     fam = FAMILIES[family]
     out = []
-    for case in cases:
+    for i, case in enumerate(cases):
         if len(case.data) <= MODEL_MAX_SPAN:
             want, got = fam.model(case), fam.run(case, fam.reference)
             if want != got:
-                out.append(Mismatch(f"{family}/{fam.reference} scan != model", case.describe(), want, got))
+                out.append(Mismatch(f"{family}/{fam.reference} scan != model", f"case #{i}: {case.describe()}",
+                                    want, got))
     return out
 
 

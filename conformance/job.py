@@ -250,4 +250,5 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     for c in failed:
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
         console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
+        console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
     return 1 if failed else 0

@@ -25,6 +25,7 @@ import functools
 import random
 import struct
 
+from conformance.aes_family import P
 from conformance.engine import Mismatch
 
 BUZHASH64_BOUNDS = (255, 129, 65, 33, 17, 9, 5, 3)
@@ -39,10 +40,7 @@ BOUNDARY_SEEDS = {
                   "n=9:8": 4, "n=5:5": 1, "n=5:4": 12, "n=3:3": 0, "n=3:2": 7},
     "rabin-aes": {"no-rejection": 51, "forced-bit": 0, "long-run": 1},
 }
-"""Target -> seed of the first key ``R<seed>`` that hits it (written by ``python -m conformance.keystream``)."""
-
-P = (1 << 64) - (1 << 32) + 1
-"""The goldilocks prime (spec 09 §2)."""
+"""Target -> seed of the first key ``R<seed>`` that hits it (as ``python -m conformance.keystream`` prints them)."""
 
 
 def _recorder(key: bytes):
@@ -253,8 +251,9 @@ def step_mismatches(seed: int, count: int = 200) -> list[Mismatch]:
 def mismatches(family: str, seed: int) -> list[Mismatch]:
     """The main job's checks for ``family`` (run once, with its reference kernel): a stale boundary
     key store, then buzhash64 tables, or AES contexts and rolling steps."""
+    stored = {"buzhash64": "buzhash64", "aes": "rabin-aes"}.get(family, "-")
     out = [Mismatch("boundary keys", p, "the stored key hits its target", "it does not")
-           for p in boundary_problems() if p.startswith({"buzhash64": "buzhash64", "aes": "rabin-aes"}.get(family, "-"))]
+           for p in boundary_problems() if p.startswith(stored)]
     if family == "buzhash64":
         out += table_mismatches(seed)
     if family == "aes":

@@ -134,7 +134,7 @@ def test_main_job_runs_the_class_cases(monkeypatch):
     from conformance.engine import Mismatch
     (cell,) = job.matrix(SEED, 4096, [], ["fixed"], patterns=["random"])
     assert cell.status == "passed" and cell.chunk_runs > len(classes.zero_cases("fixed", SEED))
-    monkeypatch.setattr(classes, "zero_mismatch", lambda case, kernel: Mismatch("planted", "repro", 1, 2)
+    monkeypatch.setattr(classes, "zero_mismatch", lambda case, kernel, where="": Mismatch("planted", "repro", 1, 2)
                         if case.group == "zero-period-64" else None)
     cell = job.Cell("fixed", "single")
     classes.check_cell(cell, SEED, reference=False)
