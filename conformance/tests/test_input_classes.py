@@ -40,6 +40,16 @@ def test_nc_grid_reaches_every_allowed_level():
         chunkers.FastCDC(bytes(32), 6, 12, 24, 24)
 
 
+@pytest.mark.parametrize("name", ["fastcdc", "buzhash64", "rabin-aes", "goldilocks-aes", "toeplitz-aes"])
+def test_vectors_hold_the_nc_grid(name):
+    """The golden vectors carry the same grid (flag NcLevelRange), run on every kernel by test_vectors."""
+    import vectors
+    got = {(g["params"][3], g["params"][-1], bool(g["normalSize"])) for g in vectors.load(name)["testGroups"]
+           for t in g["tests"] if "NcLevelRange" in t["flags"]}
+    assert got == {(b, nc, ns) for b in classes.NC_MASK_BITS for nc in range(classes.max_nc(b) + 1)
+                   for ns in (False, True)}
+
+
 @pytest.mark.parametrize("family_kernel", kernel_params(NC_FAMILIES))
 def test_nc_levels_against_the_model(family_kernel):
     family, kernel = family_kernel
