@@ -12,7 +12,7 @@ conformance.mask_shapes), the same checks the main job runs:
 
 import pytest
 
-from conformance import classes, keystream, mask_shapes
+from conformance import classes, engine, keystream, mask_shapes
 from conformance.families import FAMILIES, scan_families
 from conformance.tests.params import kernel_params
 
@@ -50,7 +50,7 @@ def test_vectors_hold_the_nc_grid(name):
                    for ns in (False, True)}
 
 
-@pytest.mark.parametrize("family_kernel", kernel_params(NC_FAMILIES))
+@pytest.mark.parametrize("family_kernel", kernel_params(NC_FAMILIES, impl=engine.implementation()))
 def test_nc_levels_against_the_model(family_kernel):
     family, kernel = family_kernel
     mismatches = classes.nc_mismatches(family, kernel, SEED)
@@ -68,7 +68,7 @@ def test_zero_cases_cover_every_offset():
 
 def test_zero_classifier_catches_a_misclassified_chunk():
     """The check is not vacuous: an implementation that drops one non-zero byte's chunk data fails."""
-    from conformance import engine, impls
+    from conformance import impls
 
     class Lossy(impls.Ours):
         def chunks(self, params, source, **kw):
@@ -85,8 +85,7 @@ def test_zero_classifier_catches_a_misclassified_chunk():
     assert m is not None and "chunk 0 at offset 0" in m.reproducer
 
 
-@pytest.mark.parametrize("family_kernel", kernel_params(list(classes.ZERO_PARAMS)))
-def test_all_zero_classification(family_kernel):
+def test_all_zero_classification(family_kernel):       # every family (conftest parametrizes)
     family, kernel = family_kernel
     mismatches = classes.zero_mismatches(family, kernel, SEED)
     assert not mismatches, _report(mismatches)
