@@ -41,10 +41,11 @@ def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase], run=Non
     fam = FAMILIES[family]
     reference, run = provenance.checked_run(family, fam.reference), run or provenance.checked_run(family, kernel)
     out = []
-    for case in cases:
+    for i, case in enumerate(cases):       # "case #i": the i-th case of the family's catalogue for the run's seed
         want, got = reference(case), run(case)
         if want != got:
-            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", case.describe(), want, got))
+            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", f"case #{i}: {case.describe()}",
+                                want, got))
     return out
 
 
@@ -53,11 +54,12 @@ def model_mismatches(family: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
     fam = FAMILIES[family]
     reference = provenance.checked_run(family, fam.reference)
     out = []
-    for case in cases:
+    for i, case in enumerate(cases):
         if len(case.data) <= MODEL_MAX_SPAN:
             want, got = fam.model(case), reference(case)
             if want != got:
-                out.append(Mismatch(f"{family}/{fam.reference} scan != model", case.describe(), want, got))
+                out.append(Mismatch(f"{family}/{fam.reference} scan != model", f"case #{i}: {case.describe()}",
+                                    want, got))
     return out
 
 

@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import catalogue, emulate, engine, impls, parallel, progress, realfiles, tiers
+from conformance import catalogue, classes, emulate, engine, impls, parallel, progress, realfiles, tiers
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
@@ -215,6 +215,7 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
                     progress(f"{impl.name}: {fam_name}/{kernel}")
                 try:
                     check_cell(cell, sources, cases, reference_sizes, ours, tracker, skipped)
+                    classes.check_cell(cell, seed, ours and kernel == fam.reference)
                 except ProvenanceError as e:
                     _record(cell, Mismatch("provenance", str(e), f"{fam_name}/{kernel}'s own code", "other code"))
             if cell.status != "skipped":
@@ -363,6 +364,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     for c in failed:
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
         console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
+        console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
     if interrupted:
         return 128 + interrupted.signum
     return 1 if failed else 0

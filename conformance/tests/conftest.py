@@ -15,9 +15,16 @@ parametrized over ``family_kernel`` by this hook and not marked ``ours_only``
 
 import pytest
 
-from conformance import engine, impls
+from conformance import engine, impls, seeding
 from conformance.families import scan_families
 from conformance.tests.params import kernel_params
+
+
+HYPOTHESIS_PROFILE = seeding.load()     # before the test modules build their settings objects
+
+
+def pytest_report_header(config):
+    return seeding.header(HYPOTHESIS_PROFILE)
 
 
 def pytest_configure(config):
