@@ -217,7 +217,8 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
                     check_cell(cell, sources, cases, reference_sizes, ours, tracker, skipped)
                     classes.check_cell(cell, seed, ours and kernel == fam.reference)
                 except ProvenanceError as e:
-                    _record(cell, Mismatch("provenance", str(e), f"{fam_name}/{kernel}'s own code", "other code"))
+                    _record(cell, Mismatch("provenance", f"ProvenanceError: {e}", f"{fam_name}/{kernel}'s own code",
+                                           "other code"))
             if cell.status != "skipped":
                 for m in kernel_checks(impl.name, cell.family, cell.kernel):
                     _record(cell, m)

@@ -63,7 +63,7 @@ def kernel_checks(impl: str, family: str, kernel: str) -> list[Mismatch]:
 
 def ran_note(impl: str, cell) -> str:
     """The matrix's "ran" column: whose code ran (provenance.note) and the instruction check."""
-    failed = any(m.what in ("provenance",) or "ProvenanceError" in str(m.got) for m in cell.mismatches)
+    failed = any(m.what == "provenance" or "ProvenanceError" in str(m.got) for m in cell.mismatches)
     text = provenance.note(impl, cell.family, cell.kernel, failed)
     if impl == "ours" and cell.family in provenance.MODULES:
         table, why = isa_problems()

@@ -47,7 +47,7 @@ def wrong_code(family: str, kernel: str, ran: str | None, how: str = "") -> str 
     if ran == kernel:
         PROVEN[family, kernel] += 1
         return None
-    return f"ProvenanceError: asked for {family}/{kernel}, the {how}code that ran is {family}/{ran}'s"
+    return f"asked for {family}/{kernel}, the {how}code that ran is {family}/{ran}'s"
 
 
 def take(family: str) -> str | None:
@@ -58,14 +58,16 @@ def take(family: str) -> str | None:
 
 
 def checked_run(family: str, kernel: str):
-    """``run(case)`` for conformance.engine: the family's native scan of ``kernel``, or the
-    :func:`wrong_code` text (which differs from every real result) if other code ran."""
+    """``run(case)`` for conformance.engine: the family's native scan of ``kernel``, or
+    ``"ProvenanceError: "`` + the :func:`wrong_code` text (which differs from every real result)
+    if other code ran."""
     run = FAMILIES[family].run
 
     def checked(case):
         take(family)
         result = run(case, kernel)
-        return wrong_code(family, kernel, take(family)) or result
+        text = wrong_code(family, kernel, take(family))
+        return f"ProvenanceError: {text}" if text else result
     return checked
 
 
@@ -74,8 +76,7 @@ def check_chunker(family: str, asked: str | None, chunker) -> None:
     ProvenanceError if the chunker reports another kernel than asked or its last scan ran other code."""
     name = getattr(chunker, "kernel", None)
     if asked and asked.strip() and name is not None and name != asked.strip().lower():
-        raise ProvenanceError(family, asked, f"ProvenanceError: asked for {family}/{asked}, the chunker "
-                                             f"reports kernel {name!r}")
+        raise ProvenanceError(family, asked, f"asked for {family}/{asked}, the chunker reports kernel {name!r}")
     text = wrong_code(family, name, getattr(chunker, "ran_kernel", None))
     if text:
         raise ProvenanceError(family, name, text)

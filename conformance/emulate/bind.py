@@ -88,5 +88,6 @@ def runner(family: str, symbol: str, kernel: str):
             result = call(case)
         except EmulatorFault as e:
             return f"EmulatorFault: {e}"
-        return wrong_code(family, kernel, m.take_provenance(), "emulated ") or result
+        text = wrong_code(family, kernel, m.take_provenance(), "emulated ")
+        return f"ProvenanceError: {text}" if text else result
     return run
