@@ -14,9 +14,9 @@
 #
 # Build fix for OpenSSL 3.0 (Debian 12), borg's build only: borg's setup.py
 # asks pkg-config for libcrypto >= 3.2, so BORG_OPENSSL_PREFIX=/usr bypasses
-# the version query (it is needed even for pip's metadata step); its crypto
+# the version query (pip's metadata step runs that setup.py too); its crypto
 # extension includes <openssl/thread.h> and the Argon2 KDF names of 3.2, which
-# ci/borg-shim/openssl/thread.h supplies (CFLAGS=-I, only when libcrypto is
+# ci/borg-shim/openssl/thread.h supplies (CPPFLAGS=-I, only when libcrypto is
 # older than 3.2). Argon2 then fails at run time; the chunkers never use it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,19 +60,17 @@ build_borg() {
     [ -x "$py" ] || python3 -m venv "$BORG_VENV"
     "$py" -m pip install -q --upgrade pip
     # borg's build requirements (its pyproject.toml), installed here so that
-    # the sdist builds without isolation and sees BORG_OPENSSL_PREFIX and CFLAGS
+    # the sdist builds without isolation and sees BORG_OPENSSL_PREFIX and CPPFLAGS
     "$py" -m pip install -q "setuptools>=78.1.1" wheel pkgconfig "Cython>=3.0.3" "setuptools-scm[toml]"
-    local tmp; tmp=$(mktemp -d)
-    trap 'rm -rf "$tmp"' RETURN
-    BORG_OPENSSL_PREFIX=/usr "$py" -m pip download -q --no-binary :all: --no-deps --no-build-isolation \
-        -d "$tmp" "borgbackup==$BORG_VERSION"
-    local cflags=${CFLAGS:-}
+    # CPPFLAGS, not CFLAGS: setuptools appends it to Python's flags, CFLAGS would replace -O3
+    local cppflags=${CPPFLAGS:-}
     if ! pkg-config --atleast-version=3.2 libcrypto 2>/dev/null; then
-        cflags="$cflags -I$repo/ci/borg-shim"
+        cppflags="$cppflags -I$repo/ci/borg-shim"
     fi
-    echo "borg-reference: building borg $BORG_VERSION into $BORG_VENV (CFLAGS=$cflags)" >&2
-    BORG_OPENSSL_PREFIX=/usr CFLAGS="$cflags" "$py" -m pip install -q --no-build-isolation \
-        "$tmp"/borgbackup-"$BORG_VERSION".tar.gz
+    echo "borg-reference: building borg $BORG_VERSION into $BORG_VENV (CPPFLAGS=$cppflags)" >&2
+    # --no-binary: borg's PyPI sdist, built here (its dependencies may come as wheels)
+    BORG_OPENSSL_PREFIX=/usr CPPFLAGS="$cppflags" "$py" -m pip install -q --no-build-isolation \
+        --no-binary borgbackup "borgbackup==$BORG_VERSION"
 }
 
 borg_ok || build_borg

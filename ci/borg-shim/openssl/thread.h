@@ -1,5 +1,5 @@
 /* Build shim for borg 2.0.0b25 against OpenSSL 3.0 (Debian 12), used only by
- * ci/borg-reference.sh through CFLAGS=-I ci/borg-shim: borg's crypto
+ * ci/borg-reference.sh through CPPFLAGS=-I ci/borg-shim: borg's crypto
  * extension includes <openssl/thread.h> and names the Argon2 KDF parameters,
  * both new in OpenSSL 3.2. The chunkers need none of it. With this shim the
  * extension builds; Argon2 key derivation then fails at run time on 3.0
