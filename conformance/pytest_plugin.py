@@ -146,11 +146,11 @@ def pytest_terminal_summary(terminalreporter, config):
         return
     ran = [r for r in _RUNS if r[4] > 0]
     outcomes = collections.Counter(r[3] for r in ran)
+    idle = collections.Counter(r[3] for r in _RUNS if r[4] == 0)
     write(f"{len(ran)} tests ran against {impl.name} ({_cell(outcomes)}); "
-          f"{_SKIPPED[0]} skipped (ours-only checks, or kernels and families not available)")
-    idle = [r for r in _RUNS if r[4] == 0]
-    if idle:
-        write(f"{len(idle)} tests made no call to {impl.name} (reported failed)")
+          f"{_SKIPPED[0] + idle['skipped']} skipped (ours-only checks, or kernels and families not available)")
+    if idle["failed"]:
+        write(f"{idle['failed']} tests failed without a call reaching {impl.name}")
     per = collections.defaultdict(collections.Counter)
     for family, kernel, level, outcome, _calls in ran:
         per[family, kernel, level][outcome] += 1
