@@ -209,8 +209,8 @@ def print_matrix(cells: list[Cell], console) -> None:
                       str(c.vectors),
                       str(c.chunk_runs),
                       f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "",
-                      c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else "")
-                      or "; ".join(f"{k}: {v}" for k, v in c.levels.items()))
+                      "; ".join(filter(None, [c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""),
+                                              *(f"{k}: {v}" for k, v in c.levels.items())])))
     console.print(table)
 
 
@@ -267,7 +267,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     if isinstance(implementation, audit.Counting):
         ran = [c for c in cells if c.levels]
         console.print(f"{len(ran)} family x kernel cells ran against {implementation.name} "
-                      f"({implementation.calls} runs); levels per cell in the note column", highlight=False)
+                      f"({implementation.calls} calls); levels per cell in the note column", highlight=False)
         for line in audit.format_differences(implementation, audit.kernel_differences(implementation)):
             console.print(line, markup=False, highlight=False)
     tier_rows = []
