@@ -166,17 +166,30 @@ class Borg(Implementation):
             return [(SINGLE, None)] if hasattr(self._module(), self.CLASSES[family]) else []
         if family not in self.ENV:
             return []
+        try:
+            names = self._build_kernels(family)
+        except AttributeError:
+            return []                           # this borg lacks the chunker
         rows = []
-        for name in self.KERNEL_NAMES[family]:
+        for name in names:
             try:
                 self._make(self.PROBE[family], bytes(32), 0, name)
-            except AttributeError:
-                return []                       # this borg lacks the chunker
             except ValueError as e:
                 rows.append((name, str(e)))
                 continue
             rows.append((name, None))           # a wrong ``kernel`` attribute fails in chunks()
         return rows
+
+    def _build_kernels(self, family) -> tuple:
+        """The kernel names borg's build lists (its error for an unknown name ends in
+        ``Valid values: a,b,c``); KERNEL_NAMES if the message does not say."""
+        try:
+            self._make(self.PROBE[family], bytes(32), 0, "no-such-kernel")
+        except ValueError as e:
+            _, found, listed = str(e).rpartition("Valid values:")
+            if found and listed.strip():
+                return tuple(n.strip() for n in listed.split(",") if n.strip())
+        return self.KERNEL_NAMES[family]
 
     def _make(self, params, key, seed, kernel, normal_size=0):
         from conformance.families import family_of

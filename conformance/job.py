@@ -12,13 +12,14 @@ import array
 import hashlib
 import json
 import platform
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import catalogue, classes, emulate, engine, impls, parallel, progress, realfiles, tiers
+from conformance import audit, catalogue, classes, emulate, engine, impls, parallel, progress, realfiles, tiers
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
@@ -52,6 +53,7 @@ class Cell:
     seconds: float = 0.0
     mismatches: list = field(default_factory=list)
     ran: str = ""                   # whose code ran and whether its instructions are its tier's (conformance.provenance)
+    levels: dict = field(default_factory=dict)     # under --impl: level -> what ran of it (conformance.audit)
 
     @property
     def mb_s(self) -> float:
@@ -213,12 +215,20 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
             else:
                 if progress:
                     progress(f"{impl.name}: {fam_name}/{kernel}")
+                calls = getattr(impl, "calls", 0)
                 try:
                     check_cell(cell, sources, cases, reference_sizes, ours, tracker, skipped)
                     classes.check_cell(cell, seed, ours and kernel == fam.reference)
                 except ProvenanceError as e:
                     _record(cell, Mismatch("provenance", f"ProvenanceError: {e}", f"{fam_name}/{kernel}'s own code",
                                            "other code"))
+                except parallel.Interrupted:
+                    raise
+                except Exception as e:   # noqa: BLE001  (a kernel or adapter that raises fails its cell)
+                    _record(cell, Mismatch("error", f"{fam_name}/{kernel}: {type(e).__name__}: {e}", "a result",
+                                           "an exception"))
+                if isinstance(impl, audit.Counting):
+                    _audit_cell(cell, impl, impl.calls - calls)
             if cell.status != "skipped":
                 for m in kernel_checks(impl.name, cell.family, cell.kernel):
                     _record(cell, m)
@@ -226,6 +236,15 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
             if cell.status == "running":
                 cell.status = "passed"
     return cells
+
+
+def _audit_cell(cell: Cell, impl: audit.Counting, calls: int) -> None:
+    """Under --impl: record which levels ran against ``impl``; a cell no call of which reached it fails."""
+    cell.levels = {"vectors": f"{cell.vectors} vectors", "chunk": f"{cell.chunk_runs} runs",
+                   "scan": audit.scan_note(impl)}
+    if calls == 0:
+        _record(cell, Mismatch("nothing checked", f"{cell.family}/{cell.kernel}: no call reached {impl.name}",
+                               "calls", "none"))
 
 
 def print_matrix(cells: list[Cell], console) -> None:
@@ -242,7 +261,8 @@ def print_matrix(cells: list[Cell], console) -> None:
                       str(c.vectors),
                       str(c.chunk_runs),
                       f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "", c.ran,
-                      c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""))
+                      "; ".join(filter(None, [c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""),
+                                              *(f"{k}: {v}" for k, v in c.levels.items())])))
     console.print(table)
 
 
@@ -263,6 +283,9 @@ def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), u
                                   for m in c.mismatches]} for c in cells],
         "other_tiers": [r._asdict() for r in tier_rows],
     }
+    if isinstance(engine.implementation(), audit.Counting):
+        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b}
+                                        for f, a, b in audit.kernel_differences(engine.implementation())]
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
 
@@ -309,25 +332,31 @@ def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, fami
 
 
 def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
-        impl: str = "ours", *, sample: int | None = None, max_bytes: int | None = None, jobs: int = 1) -> int:
+        impl: str = "ours", allow_missing: bool = False, *, sample: int | None = None,
+        max_bytes: int | None = None, jobs: int = 1) -> int:
     """Run the job on implementation ``impl`` (see conformance.impls.get) with progress reports;
     print the matrix, the skipped files, the other tiers of ours (see conformance.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
     ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes.
-    Returns the exit status: 0 also when the implementation is unavailable here (the run is
-    skipped, with a message saying why); 128 + the signal number after SIGINT / SIGTERM, once the
-    partial matrix and report are written."""
+    Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
+    unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the
+    signal number after SIGINT / SIGTERM, once the partial matrix and report are written."""
     from rich.console import Console
     console = Console(width=None if Console().is_terminal else 150)
     try:
         implementation = impls.get(impl)
     except (ValueError, ImportError, AttributeError) as e:
-        console.print(f"[bold red]error:[/] --impl {impl}: {e}")
+        sys.stderr.write(f"error: --impl {impl}: {e}\n")
         return 2
     reason = implementation.unavailable()
+    if reason and not allow_missing:
+        sys.stderr.write(f"error: --impl {impl}: {reason} (--allow-missing skips the run instead)\n")
+        return 2
     if reason:
         console.print(f"[yellow]skipped:[/] implementation {implementation.name!r} is not available: {reason}")
         return 0
+    if implementation.name != "ours":       # count the calls that reach it: every cell must make some
+        implementation = audit.Counting(implementation)
     engine.set_implementation(implementation)
     files, skipped = realfiles.walk(paths)
     chosen, left_out = realfiles.select(files, sample=sample, max_bytes=max_bytes, seed=seed)
@@ -351,6 +380,12 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     if unreadable:
         console.print("skipped files (not compared):\n" + "\n".join(f"  {u}" for u in unreadable),
                       markup=False, highlight=False)
+    if isinstance(implementation, audit.Counting):
+        ran = [c for c in cells if c.levels]
+        console.print(f"{len(ran)} family x kernel cells ran against {implementation.name} "
+                      f"({implementation.calls} calls); levels per cell in the note column", highlight=False)
+        for line in audit.format_differences(implementation, audit.kernel_differences(implementation)):
+            console.print(line, markup=False, highlight=False)
     tier_rows = []
     if implementation.name == "ours" and not interrupted:       # our kernels on other targets (emulators, cross builds)
         tier_rows = [r for r in tiers.extra_rows(tier_choice) if not families or r.family in families]

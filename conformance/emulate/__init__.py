@@ -87,9 +87,10 @@ def runner(family: str, kernel: str):
     return bind.runner(family, entry.symbol, kernel)
 
 
-def _register():
+def register():
+    """Declare this emulator to chunkers.registry (also its ``chunkers.emulators`` entry point)."""
     from chunkers.registry import register_emulator
     register_emulator(EMULATOR, covers)
 
 
-_register()
+register()
