@@ -126,7 +126,8 @@ def check_path(path: str) -> str | None:
 def walk(paths) -> tuple[list[Snapshot], dict[str, str]]:
     """Every regular file under ``paths`` (files, or directories walked without following
     symlinked directories), sorted by path; and ``{path: reason}`` for every other entry met
-    (FIFO, socket, device, dangling symlink, unreadable directory or file), which is skipped."""
+    (FIFO, socket, device, dangling symlink, symlinked directory, unreadable directory or file),
+    which is skipped."""
     found, skipped = [], {}
 
     def visit(path: str) -> None:
@@ -152,10 +153,10 @@ def walk(paths) -> tuple[list[Snapshot], dict[str, str]]:
     for p in paths:
         if os.path.isdir(p):
             for root, dirs, names in os.walk(p, onerror=onerror):
-                for d in dirs:      # a symlink to a directory is not followed; a dangling one is listed
+                for d in dirs:      # a symlink to a directory is not followed (loops, trees counted twice)
                     full = os.path.join(root, d)
-                    if os.path.islink(full) and not os.path.exists(full):
-                        skipped[full] = "dangling symlink"
+                    if os.path.islink(full):
+                        skipped[full] = "symlink to a directory (not followed)"
                 for f in names:
                     visit(os.path.join(root, f))
         else:

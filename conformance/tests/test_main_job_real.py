@@ -61,13 +61,16 @@ def test_walk_lists_fifos_sockets_and_dangling_symlinks(tmp_path):
     sock.bind(str(tmp_path / "sock"))
     os.symlink(tmp_path / "gone", tmp_path / "dangling")
     os.symlink(tmp_path / "a", tmp_path / "link")
+    (tmp_path / "d").mkdir()
+    os.symlink(tmp_path / "d", tmp_path / "dirlink")
     try:
         files, skipped = realfiles.walk([str(tmp_path)])
     finally:
         sock.close()
     assert [f.path for f in files] == [str(tmp_path / "a"), str(tmp_path / "link")]
     assert skipped == {str(tmp_path / "dangling"): "dangling symlink", str(tmp_path / "fifo"): "a FIFO",
-                       str(tmp_path / "sock"): "a socket"}
+                       str(tmp_path / "sock"): "a socket",
+                       str(tmp_path / "dirlink"): "symlink to a directory (not followed)"}
 
 
 def test_special_files_are_in_the_report(tmp_path, capsys):
