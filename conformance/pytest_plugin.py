@@ -77,6 +77,8 @@ def pytest_cmdline_main(config):
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "ours_only: checks of this project's internals (skipped with --impl)")
+    # also declared in pyproject; repeated for runs outside the checkout (pytest --pyargs conformance)
+    config.addinivalue_line("markers", "slow: long-running checks (run with --slow)")
     config.addinivalue_line("markers", "level(name): the level a check under --impl runs at (vectors; "
                                        "default chunk)")
     config.addinivalue_line("markers", "families(*names): parametrize family_kernel over these families only")
