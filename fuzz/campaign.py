@@ -41,6 +41,7 @@ FINDING_PREFIXES = ("crash-", "timeout-", "oom-", "leak-")
 _STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
 _STATUS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+)", re.M)
 _NOT_RUN = re.compile(r"^.*NOT exercised here.*$", re.M)
+_INITED = re.compile(r"^#\d+\s+INITED\b", re.M)
 
 
 class Summary(NamedTuple):
@@ -179,7 +180,7 @@ def _job_errors(artifacts: Path, jobs: int) -> list:
     for j in range(jobs):
         log = artifacts / f"fuzz-{j}.log"
         text = log.read_text(errors="replace") if log.exists() else ""
-        if " INITED " not in text:
+        if not _INITED.search(text):
             tail = "\n".join(text.splitlines()[-8:])
             errors.append(f"libFuzzer job {j} did not start fuzzing ({log}):\n{tail}")
     return errors
@@ -214,8 +215,9 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
     start = time.monotonic()
     rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, (seconds or 600) * 2 + 300)
     elapsed = time.monotonic() - start
-    text = log.read_text(errors="replace") + "".join(
-        p.read_text(errors="replace") for p in sorted(artifacts.glob("fuzz-*.log")))
+    # with -jobs the workers log to fuzz-J.log (libFuzzer also echoes them into fuzz.log: not counted twice)
+    job_logs = sorted(artifacts.glob("fuzz-*.log"))
+    text = "".join(p.read_text(errors="replace") for p in job_logs) if job_logs else log.read_text(errors="replace")
     stats, cov, ft = _stats(text)
     found = sorted(_findings(artifacts) - before_findings)
     errors = _job_errors(artifacts, jobs) if jobs > 1 else []
