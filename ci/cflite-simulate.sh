@@ -20,15 +20,18 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
-PY=$(readlink -f "${PYTHON:-.venv/bin/python}")
+PY=${PYTHON:-.venv/bin/python}
+PY="$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")"     # absolute, not resolved (a venv's python is a link)
 RUNS=${CFLITE_RUNS:-300}
 
 ci/fuzz-deps.sh "$PY" || exit 2
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/cflite.XXXXXX")
 [ -n "${CFLITE_KEEP:-}" ] || trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$TMP/bin"
-ln -s "$PY" "$TMP/bin/python3"
-ln -s "$PY" "$TMP/bin/python"
+for name in python3 python; do     # scripts, not links: a link outside the venv would lose the venv
+  printf '#!/bin/sh\nexec "%s" "$@"\n' "$PY" > "$TMP/bin/$name"
+  chmod +x "$TMP/bin/$name"
+done
 cp ci/oss-fuzz/compile_python_fuzzer "$TMP/bin/"
 
 # OSS-Fuzz's flags per sanitizer (infra/base-images/base-clang: SANITIZER_FLAGS_*, COVERAGE_FLAGS).

@@ -109,12 +109,13 @@ def atheris_runtime(name: str = "asan_with_fuzzer.so") -> Path:
     return path
 
 
-def run_env(variant_dir: Path) -> dict:
+def run_env(variant_dir: Path, pymalloc: bool = False) -> dict:
     """Environment for a process that imports ``chunkers`` from the build in
     ``variant_dir`` (and ``fuzz`` / ``conformance`` from the repo), with the
     atheris sanitizer + libFuzzer runtime the build needs preloaded, as
     atheris's docs prescribe. Run Python with -P or a script path, so the
-    current directory does not shadow the build."""
+    current directory does not shadow the build. ``pymalloc``: leave Python's
+    small-object allocator on (see fuzz.targets.Target)."""
     info = json.loads((Path(variant_dir) / "BUILD_INFO.json").read_text())
     runtime = _RUNTIMES.get(info.get("sanitizer") or info["variant"])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(variant_dir), str(ROOT)]))
@@ -122,7 +123,7 @@ def run_env(variant_dir: Path) -> dict:
         env.update(
             LD_PRELOAD=str(atheris_runtime(runtime)),
             # Python's allocator would hide overflows of its objects from ASan.
-            PYTHONMALLOC="malloc",
+            PYTHONMALLOC="pymalloc" if pymalloc else "malloc",
             ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:"
                          "symbolize=1:handle_segv=1:handle_sigill=1",
             UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1",

@@ -198,7 +198,7 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
     variant_dir = Path(variant_dir or fbuild.build_dir("asan"))
     if not (variant_dir / "BUILD_INFO.json").exists():
         raise FileNotFoundError(f"no instrumented build in {variant_dir}: run python -m fuzz build")
-    env = fbuild.run_env(variant_dir)
+    env = fbuild.run_env(variant_dir, spec.pymalloc)
     corpus = seed_corpus(name)
     artifacts = ARTIFACT_ROOT / name
     artifacts.mkdir(parents=True, exist_ok=True)
