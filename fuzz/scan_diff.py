@@ -20,6 +20,7 @@ fuzz/scan_diff_<family>.py like scan_diff_fastcdc.py; the kernels come from
 from __future__ import annotations
 
 import functools
+from array import array
 
 from fuzz import scan_aes
 from fuzz.harness import check, kernel_inventory, model, report_not_run
@@ -29,24 +30,26 @@ from fuzz.scan_case import KEYS, MAX_POSITIONS, U64, ScanFamily, data, mask, pla
 WINDOWS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095)
 
 
-def table(inp: Input, keyed) -> tuple:
-    """A 256-entry u64 table: the family's keyed table for one of KEYS (cached),
+def table(inp: Input, keyed) -> array:
+    """A 256-entry u64 table as ``array('Q')`` (the scans copy it at once, no
+    per-entry conversion): the family's keyed table for one of KEYS (cached),
     or, for a fuzzer key, the cheap fastcdc Gear derivation (kernels must be
     exact for any table; buzhash64's balanced derivation costs ~16k CSPRNG
-    draws); then up to 4 entries overwritten by fuzzer values."""
+    draws); then up to 4 entries overwritten by fuzzer values (in a copy:
+    the cached arrays are never written)."""
     t = _gear(inp.bytes("key", 32)) if inp.bool("custom_key") else keyed(inp.choice("key_index", KEYS))
     n = inp.int("overrides", 0, 4)
     if n:
-        t = list(t)
+        t = array("Q", t)
         for _ in range(n):
             t[inp.int("override_index", 0, 255)] = inp.int("override_value", 0, U64)
-    return tuple(t)
+    return t
 
 
 @functools.lru_cache(maxsize=64)
-def _gear(key: bytes) -> tuple:
+def _gear(key: bytes) -> array:
     from chunkers.fastcdc import gear_table
-    return tuple(gear_table(key))
+    return array("Q", gear_table(key))
 
 
 # fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
@@ -106,9 +109,9 @@ def _fastcdc_seeds():
 # buzhash64 (spec 03): window w, data holds pr[0 .. n+w-1]; state = hash of the window at pr[0].
 
 @functools.lru_cache(maxsize=len(KEYS))
-def _bz_table(key: bytes) -> tuple:
+def _bz_table(key: bytes) -> array:
     from chunkers.buzhash64 import table as bz_table
-    return tuple(bz_table(key))
+    return array("Q", bz_table(key))
 
 
 class _ModelRotated:
