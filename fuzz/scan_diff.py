@@ -118,7 +118,7 @@ class _ModelRotated:
     """The model's Trot[x] = rotl64(T[x], w) (spec 03 §4), computed per lookup:
     a short model scan reads a few entries, building all 256 costs more."""
 
-    def __init__(self, mod, t: tuple, w: int):
+    def __init__(self, mod, t, w: int):
         self.rotl64, self.t, self.w = mod.buzhash64.rotl64, t, w
 
     def __getitem__(self, x: int) -> int:
