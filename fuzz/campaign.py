@@ -174,13 +174,14 @@ def _stats(text: str) -> tuple:
 
 
 def _job_errors(artifacts: Path, jobs: int) -> list:
-    """One line per ``-jobs`` worker whose log (fuzz-J.log) shows no fuzzing
-    started (libFuzzer's INITED line): its helper could not run the target."""
+    """One line per ``-jobs`` worker whose log (fuzz-J.log) shows neither that
+    fuzzing started (libFuzzer's INITED line) nor a finding (a crash while
+    loading the corpus): its helper could not run the target."""
     errors = []
     for j in range(jobs):
         log = artifacts / f"fuzz-{j}.log"
         text = log.read_text(errors="replace") if log.exists() else ""
-        if not _INITED.search(text):
+        if not _INITED.search(text) and "Test unit written to" not in text:
             tail = "\n".join(text.splitlines()[-8:])
             errors.append(f"libFuzzer job {j} did not start fuzzing ({log}):\n{tail}")
     return errors
