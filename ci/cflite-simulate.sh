@@ -10,7 +10,7 @@
 # `python3` being the interpreter that has the [fuzz] extra (the builder's has atheris), and
 # ci/oss-fuzz/compile_python_fuzzer (PyInstaller --onefile, as the builder) on PATH. Like
 # `compile`, it copies atheris's SANITIZER_with_fuzzer.so to $OUT/sanitizer_with_fuzzer.so.
-# Then per target: unzip TARGET_seed_corpus.zip, run $OUT/TARGET -runs=RUNS with the .options
+# Then per target: unzip TARGET_seed_corpus.zip, run $OUT/TARGET -runs=SEEDS+RUNS with the .options
 # flags, require exit 0 and libFuzzer's "Loaded N modules (M inline 8-bit counters)" with the
 # C extensions' counters in it (M > 1000: the frozen package carries the instrumented build).
 #
@@ -74,15 +74,17 @@ for san in ${CFLITE_SANITIZERS:-address undefined}; do
     "$PY" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])' \
       "$OUT/${target}_seed_corpus.zip" "$corpus"
     opts=$(sed -n 's/^\([a-z_]*\) = \(.*\)$/-\1=\2/p' "$OUT/$target.options" | sed "s#^-dict=#-dict=$OUT/#")
+    seeds=$(ls "$corpus" | wc -l)
+    runs=$((seeds + RUNS))      # -runs counts the seed corpus' executions too
     log=$TMP/$san/$target.log
     # ClusterFuzz's sanitizer options that matter here; unsigned overflow is the hashes' arithmetic.
     (cd "$TMP/$san" && env ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1:handle_segv=1 \
         UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:silence_unsigned_overflow=1 PYTHONMALLOC=malloc \
-        "$OUT/$target" -runs="$RUNS" $opts "$corpus" >"$log" 2>&1)
+        "$OUT/$target" -runs="$runs" $opts "$corpus" >"$log" 2>&1)
     rc=$?
     counters=$(sed -n 's/.*Loaded [0-9]* modules *(\([0-9]*\) inline 8-bit counters).*/\1/p' "$log" | head -1)
-    seeds=$(ls "$corpus" | wc -l)
-    if [ "$rc" -ne 0 ] || [ "${counters:-0}" -le 1000 ] || ! grep -q "^Done $RUNS runs" "$log"; then
+    done_runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$log")
+    if [ "$rc" -ne 0 ] || [ "${counters:-0}" -le 1000 ] || [ "${done_runs:-0}" -lt "$runs" ]; then
       tail -30 "$log"
       echo "FAIL $san/$target: exit $rc, ${counters:-no} inline counters, $seeds seeds"
       status=1
