@@ -17,7 +17,9 @@ from libc.stdint cimport uint8_t, uint64_t, int64_t
 from libc.string cimport memcpy
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, kernel_table, kernel_index
+from chunkers.driver import check_sparse
 
+include "provenance.pxi"
 from chunkers.registry import Family, register, resolve
 from chunkers.params import ParamsError, check_common, check_key, nc_masks
 
@@ -411,7 +413,8 @@ cdef class AESChunker(Chunker):
         self.hooks.scan = _kernel(kname)
         aes_scanner(&self.hooks, &self.scanner)
         self.kernel = kname
-        self.sparse = sparse
+        self.sparse = check_sparse(sparse)
+        self.init_args = (key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size)
         self.set_driver(name, (name, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level), min_size, max_size,
                         nc_masks(hash_mask_bits, nc_level, normal_size, False), nc_level, 0)
 

@@ -13,12 +13,21 @@ ZERO_KEY = bytes(32)
 """The key used when none is given (spec 01 §10: no key object)."""
 
 
-def make_chunker(params, *, key: bytes | None = None, seed: int = 0, kernel: str | None = None,
+def credential(params) -> str | None:
+    """What the chunker of ``params`` is seeded with: ``"key"`` (the keyed chunkers), ``"seed"``
+    (the legacy buzhash) or None (fixed). Raises ParamsError for invalid params."""
+    algo = parse_params(params)[0]
+    return {"buzhash": "seed", "fixed": None}.get(algo, "key")
+
+
+def make_chunker(params, *, key: bytes | None = None, seed: int | None = None, kernel: str | None = None,
                  normal_size: int = 0, sparse: bool = False):
     """A chunker for ``params`` (a borg params string or tuple, see parse_params).
 
-    ``key``: 32 bytes, None = 32 zero bytes (keyed chunkers). ``seed``: the
-    legacy buzhash seed, a C int (spec 01 §10: 0 without a key).
+    ``key``: 32 bytes, None = 32 zero bytes (keyed chunkers only). ``seed``:
+    the legacy buzhash seed, a C int, None = 0 (spec 01 §10; buzhash only). A
+    key or seed given to a chunker that does not take it raises ParamsError,
+    as the command line does.
     ``kernel``: scan kernel name or None (environment / default); the
     single-implementation chunkers (buzhash, fixed) accept None or
     ``"single"``. ``normal_size``: bytes, 0 = automatic (fastcdc, buzhash64).
@@ -27,11 +36,17 @@ def make_chunker(params, *, key: bytes | None = None, seed: int = 0, kernel: str
     chunker's constructor raises.
     """
     p = parse_params(params)
-    key = ZERO_KEY if key is None else key
     algo = p[0]
     if algo == "default":
         p = ("fastcdc", 19, 23, 21, 2)
         algo = "fastcdc"
+    takes = credential(p)
+    if key is not None and takes != "key":
+        raise ParamsError(f"{algo} takes no key" + (" (it takes a seed)" if takes == "seed" else ""))
+    if seed is not None and takes != "seed":
+        raise ParamsError(f"only the legacy buzhash takes a seed, not {algo}")
+    key = ZERO_KEY if key is None else key
+    seed = 0 if seed is None else seed
     if algo == "fastcdc" and len(p) == 5:
         return FastCDC(key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
     if algo == "buzhash64" and len(p) == 6:
@@ -47,12 +62,14 @@ def make_chunker(params, *, key: bytes | None = None, seed: int = 0, kernel: str
     raise ParamsError(f"unsupported chunker params: {p!r}")
 
 
-def chunk_sizes(params, data, *, key: bytes | None = None, seed: int = 0, kernel: str | None = None) -> list[int]:
+def chunk_sizes(params, data, *, key: bytes | None = None, seed: int | None = None,
+                kernel: str | None = None) -> list[int]:
     """Chunk sizes in bytes, in stream order, of ``data`` under ``params``.
 
     ``params``: a borg params string such as ``"fastcdc,19,23,21,2"`` (or a
     params tuple); ``data``: bytes-like, binary file object or fd; ``key``: 32
-    bytes, None = 32 zero bytes; ``seed``: legacy buzhash seed; ``kernel``:
+    bytes, None = 32 zero bytes; ``seed``: legacy buzhash seed (a key or seed
+    the chunker does not take is a ParamsError); ``kernel``:
     scan kernel name or None. The sizes sum to the input length; empty input
     gives ``[]``.
     """

@@ -10,6 +10,7 @@ csrc/buzhash/.
 from libc.stdint cimport uint8_t, uint32_t
 from chunkers._native cimport ck_scanner
 from chunkers.driver cimport Chunker
+from chunkers.driver import check_sparse
 
 from chunkers.registry import SINGLE, register_single, resolve
 from chunkers.params import Masks, check_common, check_seed, check_window, mask
@@ -102,7 +103,8 @@ cdef class BuzHash(Chunker):
         buzhash_scanner(&self.ctx, &self.scanner)
         self.seed = seed
         self.kernel = SINGLE
-        self.sparse = sparse
+        self.sparse = check_sparse(sparse)
+        self.init_args = (seed, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size)
         m = mask(hash_mask_bits, False) & 0xFFFFFFFF
         self.set_driver("buzhash", ("buzhash", chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size),
                         min_size, max_size, Masks(m, m, 0), 0, hash_window_size)

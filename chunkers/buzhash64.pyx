@@ -9,7 +9,9 @@ Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
 from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, copy_table, kernel_table, kernel_index
+from chunkers.driver import check_sparse
 
+include "provenance.pxi"
 from chunkers.registry import Family, register, resolve
 from chunkers.params import check_common, check_key, check_window, nc_masks
 
@@ -124,7 +126,9 @@ cdef class BuzHash64(Chunker):
         self.ctx.scan = _kernel(name)
         buzhash64_scanner(&self.ctx, &self.scanner)
         self.kernel = name
-        self.sparse = sparse
+        self.sparse = check_sparse(sparse)
+        self.init_args = (key, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size, nc_level,
+                          normal_size)
         self.set_driver("buzhash64", ("buzhash64", chunk_min_exp, chunk_max_exp, hash_mask_bits,
                                       hash_window_size, nc_level),
                         min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, False), nc_level,

@@ -1,20 +1,28 @@
-"""Command line: ``python -m chunkers {cut,kernels,bench}``.
+"""Command line: python -m chunkers {cut,kernels,bench}.
 
-``cut`` prints one chunk size per line (or a JSON object), ``kernels`` the
-kernel inventory, ``bench`` the throughput of every kernel that runs here.
-Exit status: 0 success, 1 runtime failure (unreadable file, ...), 2 usage
-error (bad parameters, key or kernel name).
+cut prints one line per chunk as it is cut (size, or offset, size, all-zero
+flag and SHA-256 as CSV or JSON lines), kernels the kernel inventory, bench
+the throughput of every kernel that runs here. Exit status: 0 success, 1
+runtime failure (unreadable file, ...), 2 usage error (bad parameters, key or
+kernel name), 130 interrupted, 141 standard output closed (see clihelp).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import sys
 
 import chunkers
-from chunkers import bench as bench_mod
+from chunkers import bench as bench_mod, clihelp, registry
+from chunkers.api import credential
 from chunkers.params import parse_params
+
+
+FORMATS = ("sizes", "csv", "jsonl")
+"""cut --format choices (see _line)."""
 
 
 class UsageError(Exception):
@@ -33,22 +41,56 @@ def _key(text: str | None) -> bytes | None:
     return key
 
 
-KEYLESS = ("buzhash", "fixed")
-"""Chunkers that take no key (buzhash takes a seed instead, fixed neither)."""
-
-
 def _chunker(args):
     params = parse_params(args.params)
     name = "fastcdc" if params[0] == "default" else params[0]
-    if args.key is not None and name in KEYLESS:
-        raise UsageError(f"--key: {name} takes no key" + (" (it takes --seed)" if name == "buzhash" else ""))
-    if args.seed is not None and name != "buzhash":
+    takes = credential(params)
+    if args.key is not None and takes != "key":
+        raise UsageError(f"--key: {name} takes no key" + (" (it takes --seed)" if takes == "seed" else ""))
+    if args.seed is not None and takes != "seed":
         raise UsageError(f"--seed: only the legacy buzhash takes a seed, not {name}")
     try:
-        return params, chunkers.make_chunker(params, key=_key(args.key), seed=args.seed or 0,
+        return params, chunkers.make_chunker(params, key=_key(args.key), seed=args.seed,
                                              kernel=args.kernel, sparse=args.sparse)
     except (ValueError, OverflowError) as e:
         raise UsageError(f"{name}: {e}") from None
+
+
+def _rows(chunker, f):
+    """(offset, chunk) for each chunk of the open binary file ``f``, as it is cut."""
+    offset = 0
+    for chunk in chunker.chunkify(f):
+        yield offset, chunk
+        offset += chunk.size
+
+
+def _line(fmt: str, name: str | None, offset: int, chunk) -> str:
+    """One output line of ``cut`` for a chunk (see the --format help)."""
+    if fmt == "sizes":
+        return f"{name}: {chunk.size}\n" if name is not None else f"{chunk.size}\n"
+    digest = hashlib.sha256(chunk.tobytes()).hexdigest()
+    if fmt == "csv":
+        return f"{name or ''},{offset},{chunk.size},{int(chunk.all_zero)},{digest}\n"
+    return json.dumps({"file": name, "offset": offset, "size": chunk.size, "all_zero": chunk.all_zero,
+                       "sha256": digest}) + "\n"
+
+
+def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
+    if path == "-":
+        if sys.stdin is None:
+            raise UsageError("standard input is closed")
+        f = sys.stdin.buffer
+    else:
+        f = open(path, "rb")
+    with f:
+        if args.json:           # one object per file: the sizes cannot be streamed inside it
+            sizes = [c.size for c in chunker.chunkify(f)]
+            print(json.dumps({"chunker": chunker.name, "kernel": chunker.kernel, "params": list(params),
+                              **({"file": path} if name is not None else {}), "sizes": sizes}), flush=True)
+            return
+        for offset, chunk in _rows(chunker, f):      # each line as soon as its chunk is cut
+            sys.stdout.write(_line(args.format, name, offset, chunk))
+            sys.stdout.flush()
 
 
 def cmd_cut(args) -> int:
@@ -56,18 +98,13 @@ def cmd_cut(args) -> int:
         params, chunker = _chunker(args)
     except (ValueError, OverflowError) as e:     # from parse_params: the message names the chunker
         raise UsageError(str(e)) from None
-    if args.file == "-":
-        if sys.stdin is None:
-            raise UsageError("standard input is closed")
-        sizes = [c.size for c in chunker.chunkify(sys.stdin.buffer)]
-    else:
-        with open(args.file, "rb") as f:
-            sizes = [c.size for c in chunker.chunkify(f)]
-    if args.json:
-        print(json.dumps({"chunker": chunker.name, "kernel": chunker.kernel, "params": list(params),
-                          "sizes": sizes}))
-    else:
-        sys.stdout.write("".join(f"{s}\n" for s in sizes))
+    if args.json and args.format != "sizes":
+        raise UsageError("--json and --format are alternatives: use --format jsonl for one object per chunk")
+    several = len(args.files) > 1
+    if args.format == "csv":
+        sys.stdout.write("file,offset,size,all_zero,sha256\n")
+    for path in args.files:
+        _cut_file(args, params, chunker, path, path if several or args.format != "sizes" else None)
     return 0
 
 
@@ -77,7 +114,9 @@ def cmd_kernels(args) -> int:
         print(json.dumps([r._asdict() for r in rows], indent=2))
         return 0
     for r in rows:
-        status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {r.coverage}"
+        # without the suite loaded no emulator is registered: say where coverage is reported
+        check = r.coverage if registry.emulators() else "see python -m conformance.tiers"
+        status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {check}"
         print(f"{r.family:<10} {r.kernel:<10} {'default' if r.default else '':<8} {status}")
     return 0
 
@@ -91,22 +130,29 @@ def cmd_bench(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m chunkers", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m chunkers", description=__doc__.splitlines()[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
     sub = p.add_subparsers(dest="command", required=True)
-    c = sub.add_parser("cut", help="print the chunk sizes of a file")
+    c = sub.add_parser("cut", help="cut files into chunks, one line per chunk as it is cut",
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
     c.add_argument("--params", required=True, help="chunker params, e.g. fastcdc,19,23,21,2")
     c.add_argument("--key", help="chunker key, 64 hex digits (default: 32 zero bytes)")
     c.add_argument("--seed", type=int, help="legacy buzhash seed, a C int (default 0)")
     c.add_argument("--kernel", help="scan kernel name (default: the env var or the platform default)")
     c.add_argument("--sparse", action="store_true", help="read file holes as zeros without reading them")
-    c.add_argument("--json", action="store_true", help="print one JSON object")
-    c.add_argument("file", help="input file, or - for standard input")
+    c.add_argument("--format", choices=FORMATS, default="sizes",
+                   help="sizes (default): the size per line (prefixed 'FILE: ' with several files); csv: a "
+                        "header, then file,offset,size,all_zero (0/1),sha256 per chunk; jsonl: one JSON object "
+                        "per chunk with those keys")
+    c.add_argument("--json", action="store_true", help="print one JSON object per file with every size (printed "
+                                                         "once the file is cut)")
+    c.add_argument("files", nargs="+", metavar="FILE", help="input files, - for standard input")
     c.set_defaults(func=cmd_cut)
     k = sub.add_parser("kernels", help="list every kernel, whether it runs here and why not")
     k.add_argument("--json", action="store_true")
     k.set_defaults(func=cmd_kernels)
     b = sub.add_parser("bench", help="MB/s of every runnable kernel on seeded random data in memory")
-    b.add_argument("--size", type=int, default=64, help="MiB of data (default 64)")
+    b.add_argument("--size", type=int, default=64, help="MiB of data, any size that fits in memory (default 64)")
     b.add_argument("--seed", type=int, default=0, help="seed of the random data (default 0)")
     b.add_argument("--repeat", type=int, default=3, help="runs per kernel, best counts (default 3)")
     b.add_argument("--family", action="append", choices=sorted(bench_mod.BENCH_PARAMS),
@@ -120,7 +166,11 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
-        return args.func(args)
+        status = args.func(args)
+        sys.stdout.flush()          # a closed pipe shows here for output still buffered
+        return status
+    except BrokenPipeError:                  # the reader went away (| head): stop quietly
+        return _closed_stdout()
     except (UsageError, ValueError) as e:    # ValueError: e.g. a bad CHUNKERS_* environment variable
         print(f"error: {e}", file=sys.stderr)
         return 2
@@ -133,3 +183,11 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _closed_stdout() -> int:
+    """Point stdout at /dev/null so the interpreter's final flush cannot fail again; exit 141."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+    return 141

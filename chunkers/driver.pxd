@@ -9,6 +9,8 @@ cdef class Chunker:
     cdef readonly str name
     cdef readonly str kernel
     cdef readonly tuple params_tuple
+    cdef const char *ran          # registry name of the kernel of the last scan (CK_PROVENANCE), or NULL
+    cdef readonly tuple init_args      # the constructor's positional arguments (pickling, copies)
 
     cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *
     cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,

@@ -11,9 +11,12 @@ yields :class:`Chunk` records. Cut points never depend on how reads are split
 import errno
 import io
 import os
+import stat
 from typing import NamedTuple
 
 from array import array
+
+from cpython.exc cimport PyErr_CheckSignals
 
 from libc.string cimport memcpy, memmove, memset
 from libc.stdint cimport uint8_t, uint64_t
@@ -23,6 +26,14 @@ from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_n
 
 READ_SIZE = 1 << 20
 """Bytes requested per read from a stream source, at least (the free buffer space)."""
+
+DEF SIGNAL_CHECK_BYTES = 4 << 20
+# In-memory scans run in C without the interpreter loop: pending signals (Ctrl-C) are checked
+# whenever this many bytes have been cut since the last check (a few ms at the slowest kernel).
+
+_DATA_FORMATS = frozenset("cbB?hHiIlLqQnNefd")
+"""Buffer formats whose items are plain data, read as their bytes in memory order. Object
+references ('O'), pointers ('P'), structs and the rest are refused: their bytes are not content."""
 
 
 class Chunk(NamedTuple):
@@ -120,11 +131,25 @@ cdef class Chunker:
         """ck_next_cut without the GIL (the buffers stay exported while it runs); a
         failed AES backend raises RuntimeError and abandons the chunk (spec 06 §9.3)."""
         cdef size_t r
+        cdef const char *ran = NULL
         with nogil:
+            if self.scanner.provenance != NULL:
+                self.scanner.provenance()       # forget what ran before in this thread
             r = ck_next_cut(&self.params, &self.scanner, cur, p, avail, eof)
+            if self.scanner.provenance != NULL:
+                ran = self.scanner.provenance()
+        if ran != NULL:
+            self.ran = ran
         if r == CK_SCAN_FAILED:
             raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
         return r
+
+    @property
+    def ran_kernel(self):
+        """Registry name of the kernel whose own code made this chunker's last scan, as the kernel
+        function recorded it (csrc/kernel.h, CK_PROVENANCE); None before any scan and for chunkers
+        without scan kernels. Equals ``kernel`` unless dispatch is broken."""
+        return self.ran.decode() if self.ran != NULL else None
 
     def _check_fresh(self):
         if self.ready:
@@ -147,6 +172,13 @@ cdef class Chunker:
 
     def __repr__(self):
         return f"<{type(self).__name__} {self.params_tuple!r} kernel={self.kernel!r}>"
+
+    def __reduce__(self):
+        """Pickle and copy: rebuilt from the constructor arguments, kernel and sparse flag (a
+        chunker holds no stream state between calls)."""
+        if not self.ready:
+            raise TypeError(f"{type(self).__name__} was not initialized")
+        return _rebuild, (type(self), self.init_args, self.kernel, self.sparse)
 
     def chunkify(self, source):
         """Cut ``source`` into chunks; yields :class:`Chunk` in stream order.
@@ -178,7 +210,7 @@ cdef class Chunker:
         except TypeError:
             return [c.size for c in self.chunkify(source)]
         cdef const uint8_t[::1] data = view
-        cdef size_t n = data.shape[0], pos = 0, r
+        cdef size_t n = data.shape[0], pos = 0, r, unchecked = 0
         cdef ck_cursor cur
         cur.started = 0
         sizes = []
@@ -186,6 +218,10 @@ cdef class Chunker:
             r = self.next_cut(&cur, &data[pos], n - pos, 1)
             sizes.append(r)
             pos += r
+            unchecked += r
+            if unchecked >= SIGNAL_CHECK_BYTES:
+                unchecked = 0
+                PyErr_CheckSignals()
         return sizes
 
     def _memory(self, view):
@@ -232,8 +268,24 @@ cdef class Chunker:
             end += got
 
 
+def _rebuild(cls, args, kernel, sparse):
+    return cls(*args, kernel=kernel, sparse=sparse)
+
+
+def check_sparse(sparse):
+    """``sparse`` must be a bool (a string such as "no" would otherwise mean True): TypeError."""
+    if not isinstance(sparse, bool):
+        raise TypeError(f"sparse must be a bool, not {type(sparse).__name__}")
+    return sparse
+
+
 def _byte_view(view):
-    """``view`` as a 1-D unsigned-byte view; ValueError if it is not C-contiguous."""
+    """``view`` as a 1-D unsigned-byte view. ValueError if it is not C-contiguous, TypeError if its
+    items are not plain data (see _DATA_FORMATS)."""
+    fmt = view.format.lstrip("@=<>!")
+    if fmt not in _DATA_FORMATS or len(fmt) != 1:
+        raise TypeError(f"cannot chunk a buffer of format {view.format!r}: its items are not plain data "
+                        f"(need bytes-like or a numeric array)")
     if not view.c_contiguous:
         raise ValueError("in-memory source must be C-contiguous")
     return view.cast("B") if view.format != "B" or view.ndim != 1 else view
@@ -289,6 +341,8 @@ def _sparse_reader(source):
             fd, pos = source, os.lseek(source, 0, os.SEEK_CUR)
         else:
             fd, pos = source.fileno(), source.tell()
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None     # a device or pipe: its size and SEEK_DATA say nothing about its bytes
         os.lseek(fd, pos, os.SEEK_DATA)
     except OSError as e:            # ENXIO: no data after pos, i.e. holes are reported
         if e.errno != errno.ENXIO:
@@ -368,6 +422,8 @@ cdef class _ReadintoReader:
         got = self.readinto(view)
         if got is None:
             raise BlockingIOError("source has no data ready (non-blocking reader returned None)")
+        if isinstance(got, bool) or not isinstance(got, int):
+            raise TypeError(f"readinto() returned {type(got).__name__}, expected an int byte count")
         if not 0 <= got <= len(view):
             raise ValueError(f"reader returned {got} for a {len(view)}-byte buffer")
         return got
@@ -383,8 +439,13 @@ cdef class _ReadReader:
         data = self.read(len(view))
         if data is None:
             raise BlockingIOError("source has no data ready (non-blocking reader returned None)")
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(f"reader returned {type(data).__name__}, expected bytes (is the file opened in binary mode?)")
+        try:
+            data = memoryview(data)
+        except TypeError:
+            raise TypeError(f"reader returned {type(data).__name__}, expected bytes (is the file opened in binary mode?)") from None
+        if data.format not in ("B", "b", "c") or not data.c_contiguous:
+            raise TypeError(f"reader returned a buffer of format {data.format!r}, expected bytes")
+        data = data.cast("B") if data.ndim != 1 or data.format != "B" else data
         got = len(data)
         if got > len(view):
             raise ValueError(f"reader returned {got} bytes for a {len(view)}-byte request")

@@ -8,7 +8,9 @@ Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, copy_table, kernel_table, kernel_index
+from chunkers.driver import check_sparse
 
+include "provenance.pxi"
 from chunkers.registry import Family, register, resolve
 from chunkers.params import check_common, check_key, nc_masks
 
@@ -103,6 +105,7 @@ cdef class FastCDC(Chunker):
         self.ctx.scan = _kernel(name)
         fastcdc_scanner(&self.ctx, &self.scanner)
         self.kernel = name
-        self.sparse = sparse
+        self.sparse = check_sparse(sparse)
+        self.init_args = (key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size)
         self.set_driver("fastcdc", ("fastcdc", chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level),
                         min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, True), nc_level, 0)

@@ -8,7 +8,7 @@ handling (sources, sparse files, all-zero chunks) is the common driver's.
 
 from __future__ import annotations
 
-from chunkers.driver import Chunk, all_zero, open_source
+from chunkers.driver import Chunk, all_zero, check_sparse, open_source
 from chunkers.registry import SINGLE, register_single, resolve
 from chunkers.params import check_fixed
 
@@ -33,7 +33,7 @@ class Fixed:
     def __init__(self, block_size: int, header_size: int = 0, *, kernel: str | None = None, sparse: bool = False):
         check_fixed(block_size, header_size)
         resolve("fixed", kernel)
-        self.block_size, self.header_size, self.sparse = block_size, header_size, bool(sparse)
+        self.block_size, self.header_size, self.sparse = block_size, header_size, check_sparse(sparse)
         self.params_tuple = ("fixed", block_size, header_size)
 
     def __repr__(self):

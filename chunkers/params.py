@@ -156,6 +156,14 @@ def _check_nc(name: str, mask_bits: int, nc: int) -> None:
                           f"chunk_mask + nc_level <= 48, got chunk_mask={mask_bits}, nc_level={nc}")
 
 
+def _named(name: str, check, *args) -> None:
+    """Run a constructor check on parsed params; its ParamsError names the chunker."""
+    try:
+        check(*args)
+    except ParamsError as e:
+        raise ParamsError(f"{name}: {e}") from None
+
+
 def parse_params(s) -> tuple:
     """Parse borg's ``--chunker-params`` syntax (spec 01 §4.2) into a params tuple.
 
@@ -165,9 +173,14 @@ def parse_params(s) -> tuple:
     ``rabin-aes|goldilocks-aes|toeplitz-aes,min,max,mask,nc``,
     ``fixed,block[,header]``, ``fail,block,map`` and ``default``. A list or
     tuple is returned unchanged as a tuple. Raises ParamsError (a ValueError)
-    naming the first broken rule, in the spec's order.
+    naming the first broken rule, in the spec's order. Every constructor rule is checked too
+    (check_common, check_window, check_fixed), so an accepted string always constructs; the
+    constructors keep borg's wider surface (even buzhash windows, exponents below 6: spec 04 A.4
+    and the golden vectors use them), which the string syntax does not reach.
     """
     if isinstance(s, (list, tuple)):
+        if not s or not isinstance(s[0], str):
+            raise ParamsError(f"a params tuple starts with the chunker name, got {tuple(s)!r}")
         return tuple(s)
     if not isinstance(s, str):
         raise TypeError(f"chunker params must be a str, not {type(s).__name__}")
@@ -184,6 +197,7 @@ def parse_params(s) -> tuple:
             raise ParamsError(f"fixed: block_size must be <= {MAX_DATA_SIZE}, got {block_size}")
         if header_size > MAX_DATA_SIZE:
             raise ParamsError(f"fixed: header_size must be <= {MAX_DATA_SIZE}, got {header_size}")
+        _named("fixed", check_fixed, block_size, header_size)
         return ("fixed", block_size, header_size)
     if name == "default" and count == 1:
         return ("default",)
@@ -196,6 +210,8 @@ def parse_params(s) -> tuple:
             raise ParamsError(f"buzhash64: need window_size + 2**chunk_min + 1 <= 2**chunk_max, got "
                               f"window_size={window}")
         _check_nc(name, mask_bits, nc)
+        _named(name, check_window, window, lo, hi)
+        _named(name, check_common, lo, hi, mask_bits, nc)
         return (name, lo, hi, mask_bits, window, nc)
     if name == "fastcdc" or name in AES_CHUNKERS:
         if count != 5:
@@ -205,12 +221,15 @@ def parse_params(s) -> tuple:
         if lo >= hi:
             raise ParamsError(f"{name}: need chunk_min < chunk_max, got {lo}, {hi}")
         _check_nc(name, mask_bits, nc)
+        _named(name, check_common, lo, hi, mask_bits, nc)
         return (name, lo, hi, mask_bits, nc)
     if (name == "buzhash" and count == 5) or (count == 4 and all(f.strip().isdecimal() for f in fields)):
         lo, hi, mask_bits, window = _ints(fields[-4:])
         _check_cdc("buzhash", lo, hi, mask_bits)
         if window % 2 == 0:
             raise ParamsError(f"buzhash: window_size must be odd, got {window}")
+        _named("buzhash", check_window, window, lo, hi)
+        _named("buzhash", check_common, lo, hi, mask_bits, 0)
         return ("buzhash", lo, hi, mask_bits, window)
     if name == "buzhash":
         raise ParamsError("buzhash params must be buzhash,chunk_min,chunk_max,chunk_mask,window_size")

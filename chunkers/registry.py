@@ -91,11 +91,12 @@ def _cpu_features() -> frozenset:
 def why_not(family: str, kernel: str) -> str | None:
     """None if ``kernel`` of ``family`` can run here, else the reason (with detail)."""
     fam = _family(family)
+    present = _cpu_features()       # validates CHUNKERS_CPU_HIDE for every family, single ones too
     for name, built, needs in fam.kernels:
         if name == kernel:
             if not built:
                 return NOT_BUILT
-            missing = [f for f in needs if f not in _cpu_features()]
+            missing = [f for f in needs if f not in present]
             return f"{NO_CPU} (lacks {', '.join(missing)})" if missing else None
     return f"{UNKNOWN} ({platform.machine()})"
 
@@ -151,15 +152,18 @@ def register_emulator(name: str, covers) -> None:
         _EMULATORS.append((name, covers))
 
 
+def emulators() -> list[str]:
+    """Names of the registered emulators (none unless the conformance suite has been imported)."""
+    return [name for name, _ in _EMULATORS]
+
+
 def coverage(family: str, kernel: str) -> str:
     """How ``kernel`` of ``family`` can be verified on this host: ``"native"`` if it runs
-    here, ``"emulated (<emulator>)"`` if a registered emulator runs it, else ``"not covered"``."""
+    here, ``"emulated (<emulator>)"`` if a registered emulator runs it, else ``"not covered"``.
+    Emulators register themselves (the conformance suite does when imported); this product
+    never imports the suite."""
     if why_not(family, kernel) is None:
         return NATIVE
-    try:
-        import conformance.emulate  # noqa: F401  (ships with chunkers; registers its emulator)
-    except ImportError:
-        pass
     for name, covers in _EMULATORS:
         if covers(family, kernel):
             return f"emulated ({name})"

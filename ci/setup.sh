@@ -2,7 +2,9 @@
 # Set up a fresh machine for chunkers: system packages (OpenSSL headers, a C
 # compiler), a virtual environment in .venv, and the project installed in
 # place with its test dependencies (compiling the Cython/C extensions).
-# Idempotent: a second run only rebuilds what changed.
+# Idempotent: when nothing changed since the last successful run (same sources,
+# build files, CHUNKERS_CFLAGS and Python: a SHA-256 stamp in .venv) and the
+# extensions import, it returns at once; otherwise it installs and rebuilds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +19,23 @@ if [ ${#need[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
+# What a build depends on: tracked or not, every source of the extensions and the build files.
+stamp_of() {
+    { find chunkers/csrc -type f \( -name '*.c' -o -name '*.h' \); ls chunkers/*.pyx chunkers/*.pxd;
+      echo setup.py; echo pyproject.toml; } |
+        LC_ALL=C sort -u | xargs sha256sum
+    echo "CHUNKERS_CFLAGS=${CHUNKERS_CFLAGS:-}"
+    .venv/bin/python -VV
+}
+STAMP=.venv/.chunkers-setup-stamp
+if [ -x .venv/bin/python ] && [ -f "$STAMP" ] && [ "$(stamp_of | sha256sum)" = "$(cat "$STAMP")" ] &&
+   .venv/bin/python -c 'import chunkers, pytest, rich' 2>/dev/null; then
+    echo "ci/setup.sh: up to date (nothing changed since the last build)" >&2
+    exit 0
+fi
+
 [ -x .venv/bin/python ] || python3 -m venv .venv
+rm -f "$STAMP"
 .venv/bin/python -m pip install -q --upgrade pip
 .venv/bin/python -m pip install -q -e ".[test,fuzz]"
+stamp_of | sha256sum > "$STAMP"

@@ -8,8 +8,13 @@ every golden vector (vectors/) on every kernel, prints the matrix and exits 1
 on any mismatch (printing a minimal reproducer). ``--impl NAME`` checks
 another implementation instead (``borg``, ``model`` or ``module:attribute``,
 see conformance.impls): its kernels run the vectors and the chunk-level
-comparisons against our chunkers; an implementation that is not installed
-is skipped with a message (exit 0).
+comparisons against our chunkers; an implementation that cannot be loaded
+is an error (one line, exit 2) unless ``--allow-missing`` skips the run.
+Real files are read in bounded pieces;
+files that change during the run and special files are listed as skipped;
+off a terminal, progress lines go to stderr; SIGINT / SIGTERM print and
+write what ran so far (exit 128 + signal). Exit status 2 for bad arguments,
+checked before any work.
 """
 
 import argparse
@@ -18,6 +23,7 @@ import sys
 
 from conformance.families import FAMILIES
 from conformance.job import run
+from conformance.realfiles import check_path
 from conformance.tiers import TIERS
 
 
@@ -28,9 +34,21 @@ def _size(text: str) -> int:
     return n
 
 
+def _bytes(text: str) -> int:
+    """A byte count with an optional K, M or G suffix (powers of 1024), at least 1."""
+    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:].upper(), 1)
+    try:
+        n = int(text[:-1] if scale > 1 else text) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a byte count such as 500M, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
+    return n
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m conformance", description=__doc__.splitlines()[0])
-    p.add_argument("paths", nargs="*", help="files or directories of real input (every regular file below)")
+    p.add_argument("paths", nargs="*", help="files or directories of real input (every regular file below; FIFOs, sockets, devices and dangling symlinks met in a walk are skipped and listed)")
     p.add_argument("--seed", type=int, default=1, help="seed of the built-in corpus (default 1)")
     p.add_argument("--corpus-size", type=_size, default=1 << 20, help="bytes per built-in corpus input")
     p.add_argument("--report", metavar="FILE", help="write a JSON report")
@@ -39,16 +57,25 @@ def main(argv=None) -> int:
                    help="native (default): kernels this CPU cannot run are emulated where possible, other targets "
                         "are listed as not covered; all: also every emulator route (bochscpu for native kernels "
                         "too, qemu-user aarch64 and big-endian s390x via ci/cross-run)")
+    p.add_argument("--max-bytes", type=_bytes, metavar="N[K|M|G]",
+                   help="take at most N bytes of real files in all (the first files in path order; a large tree)")
+    p.add_argument("--sample", type=_size, metavar="N", help="take a sample of N real files (seeded by --seed)")
+    p.add_argument("--jobs", type=_size, default=1, metavar="N", help="worker processes, one family each (default 1)")
     p.add_argument("--impl", default="ours", help="implementation under test: ours (default), borg, model or "
                                                   "module:attribute")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="with --impl: skip the run (exit 0) if the implementation is not available here, "
+                        "instead of exit status 2")
     args = p.parse_args(argv)
     for path in args.paths:
-        if not os.path.exists(path):
-            p.error(f"no such file or directory: {path}")
+        problem = check_path(path)
+        if problem:
+            p.error(problem)
     if args.report and not os.access(os.path.dirname(os.path.abspath(args.report)), os.W_OK):
         p.error(f"--report: cannot write into the folder of {args.report}")
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
-               families=args.family, tier_choice=args.tiers, impl=args.impl)
+               families=args.family, tier_choice=args.tiers, impl=args.impl, allow_missing=args.allow_missing,
+               sample=args.sample, max_bytes=args.max_bytes, jobs=args.jobs)
 
 
 if __name__ == "__main__":

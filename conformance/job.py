@@ -8,22 +8,30 @@ scan-level catalogue, which calls our scan kernels directly, is left out."""
 
 from __future__ import annotations
 
+import array
+import hashlib
 import json
-import mmap
-import os
 import platform
+import sys
 import time
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import catalogue, emulate, engine, impls, tiers
+from conformance import audit, catalogue, classes, emulate, engine, impls, parallel, progress, realfiles, tiers
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
+from conformance.provenance import ProvenanceError
+from conformance.proof import kernel_checks, ran_note
 
 MODEL_PREFIX = 1 << 16
 """Bytes of each input on which the reference kernel is compared with the (slow) pure-Python model."""
+
+MODEL_REAL_INPUTS = 16
+"""Real inputs (file pieces, in path order) per family whose prefix is also compared with the model:
+about 0.2-0.5 s per params set and key each, hours over a system tree; the corpus always is."""
 
 KEYS = ("Z", "KS")
 
@@ -34,7 +42,7 @@ class Cell:
 
     family: str
     kernel: str
-    status: str = "passed"          # passed / failed / skipped
+    status: str = "passed"          # passed / failed / skipped; running / interrupted (a partial run)
     coverage: str = "native"        # native, "emulated (<emulator>)" (scan level only) or "not covered"
     reason: str = ""
     scan_cases: int = 0
@@ -44,6 +52,8 @@ class Cell:
     cuts: int = 0
     seconds: float = 0.0
     mismatches: list = field(default_factory=list)
+    ran: str = ""                   # whose code ran and whether its instructions are its tier's (conformance.provenance)
+    levels: dict = field(default_factory=dict)     # under --impl: level -> what ran of it (conformance.audit)
 
     @property
     def mb_s(self) -> float:
@@ -52,37 +62,18 @@ class Cell:
 
 @dataclass
 class Source:
+    """A built-in corpus input (held in memory). Real files are conformance.realfiles.FilePiece."""
+
     name: str
     data: object
     real: bool = False
 
+    @property
+    def length(self) -> int:
+        return len(self.data)
 
-def real_sources(paths) -> tuple[list[Source], list[str]]:
-    """Every regular file under ``paths`` (files themselves, or directories walked), sorted, mapped
-    into memory; and ``"path: reason"`` for each one that cannot be read (skipped, not fatal: a
-    tree of real input often holds a few). Raises FileNotFoundError for a path that does not exist."""
-    files = []
-    for p in paths:
-        if os.path.isdir(p):
-            for root, _dirs, names in os.walk(p):
-                files += [os.path.join(root, f) for f in names if os.path.isfile(os.path.join(root, f))]
-        elif os.path.isfile(p):
-            files.append(p)
-        else:
-            raise FileNotFoundError(f"not a file or directory: {p}")
-    sources, unreadable = [], []
-    for path in sorted(files):
-        try:
-            sources.append(Source(path, _map(path), real=True))
-        except OSError as e:
-            unreadable.append(f"{path}: {e.strerror or e}")
-    return sources, unreadable
-
-
-def _map(path: str):
-    with open(path, "rb") as f:
-        size = os.fstat(f.fileno()).st_size
-        return mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
+    def load(self):
+        return self.data
 
 
 def _record(cell: Cell, m: Mismatch | None) -> None:
@@ -91,36 +82,73 @@ def _record(cell: Cell, m: Mismatch | None) -> None:
         cell.mismatches.append(m)
 
 
-def check_cell(cell: Cell, sources: list[Source], cases: list, reference_sizes: dict, ours: bool = True) -> None:
+def check_cell(cell: Cell, sources: list, cases: list, reference_sizes: dict, ours: bool = True,
+               progress=None, skipped: dict | None = None) -> None:
     """Run one kernel: scan catalogue, chunk-level runs on every source and params set, the vectors.
 
-    ``reference_sizes`` caches the reference sizes per run: with ``ours`` those of the family's
-    reference kernel (which runs first and is also compared with the model), else our chunkers'.
+    ``reference_sizes`` caches a digest of the reference sizes per run: with ``ours`` those of the
+    family's reference kernel (which runs first and is also compared with the model), else our
+    chunkers'.
+    ``sources``: corpus Sources and real-file pieces (read once per source, see
+    conformance.realfiles); a real file that changed, vanished or became unreadable is added to
+    ``skipped`` (path -> reason) and left out from then on. ``progress``: see conformance.progress.
     """
     fam = FAMILIES[cell.family]
     reference = ours and cell.kernel == fam.reference
+    skipped = {} if skipped is None else skipped
     for m in (model_mismatches(cell.family, cases) if reference else scan_mismatches(cell.family, cell.kernel, cases)):
         _record(cell, m)
     cell.scan_cases = len(cases)
-    for params in fam.chunk_params:
-        for src in sources:
+    real_seen = 0
+    for src in sources:
+        path = getattr(src, "snap", None) and src.snap.path
+        try:
+            if path in skipped:
+                raise realfiles.FileChanged(skipped[path])
+            data = src.load()
+        except realfiles.FileChanged as e:
+            skipped[path] = str(e)
+            if progress:        # its planned work will not be done
+                progress.skip(src.length * len(fam.chunk_params) * len(KEYS))
+            continue
+        model = reference and (not src.real or real_seen < MODEL_REAL_INPUTS)
+        real_seen += src.real
+        for params in fam.chunk_params:
             for key in KEYS:
-                t = time.perf_counter()
-                got = chunk_sizes(params, src.data, key, cell.kernel)
-                cell.seconds += time.perf_counter() - t
-                want = reference_sizes.get((params, src.name, key))
-                if want is None:
-                    want = reference_sizes[params, src.name, key] = got if ours else our_sizes(params, src.data, key)
-                if got != want:
-                    _record(cell, chunk_mismatch(params, src.data, want, key=key, kernel=cell.kernel, source=src.name))
-                cell.chunk_runs += 1
-                cell.bytes += len(src.data)
-                cell.cuts += len(got)
-                if reference:
-                    prefix = memoryview(src.data)[:MODEL_PREFIX]
-                    _record(cell, chunk_mismatch(params, prefix, model_sizes(params, prefix, key), key=key,
-                                                 kernel=cell.kernel, source=f"{src.name}[:{len(prefix)}] vs model"))
+                _chunk_run(cell, params, src.name, data, key, reference_sizes, ours, model)
+        if progress:
+            progress.advance(len(data) * len(fam.chunk_params) * len(KEYS))
+        del data
     check_vectors(cell)
+
+
+def _chunk_run(cell: Cell, params, name: str, data, key: str, reference_sizes: dict, ours: bool,
+               model: bool) -> None:
+    t = time.perf_counter()
+    got = chunk_sizes(params, data, key, cell.kernel)
+    cell.seconds += time.perf_counter() - t
+    run = (params, name, key)
+    want = None
+    if run not in reference_sizes:
+        want = got if ours else our_sizes(params, data, key)
+        reference_sizes[run] = _digest(want)
+    if _digest(got) != reference_sizes[run]:
+        if want is None:        # recomputed only for a reproducer: the cache holds digests
+            want = our_sizes(params, data, key, FAMILIES[cell.family].reference if ours else None)
+        _record(cell, chunk_mismatch(params, data, want, key=key, kernel=cell.kernel, source=name))
+    cell.chunk_runs += 1
+    cell.bytes += len(data)
+    cell.cuts += len(got)
+    if model:
+        prefix = memoryview(data)[:MODEL_PREFIX]
+        _record(cell, chunk_mismatch(params, prefix, model_sizes(params, prefix, key), key=key,
+                                     kernel=cell.kernel, source=f"{name}[:{len(prefix)}] vs model"))
+
+
+def _digest(sizes: list[int]) -> bytes:
+    """SHA-256 of a size list: what the reference cache keeps per run, so its memory does not grow
+    with the bytes of the tree (a list of sizes of a large tree runs to hundreds of MB)."""
+    return hashlib.sha256(array.array("Q", sizes).tobytes()).digest()
 
 
 def check_vectors(cell: Cell) -> None:
@@ -136,34 +164,48 @@ def check_vectors(cell: Cell) -> None:
             _record(cell, Mismatch("golden vector", f, "the vector's result", "a different result"))
 
 
-def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, patterns=None) -> list[Cell]:
+def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, patterns=None,
+           cells: list | None = None, skipped: dict | None = None) -> list[Cell]:
     """Run the whole job on the implementation under test (engine.implementation()) over the
-    built-in corpus and the ``real`` sources (see real_sources); returns one Cell per family x
-    kernel it knows on this architecture. ``patterns``: only these catalogue patterns of the
-    built-in corpus (default: all)."""
+    built-in corpus and the ``real`` sources (conformance.realfiles.pieces); returns one Cell per
+    family x kernel it knows on this architecture. ``patterns``: only these catalogue patterns of
+    the built-in corpus (default: all). ``progress``: a callable told each family/kernel, or a
+    conformance.progress.Progress (also told the work planned and done). ``cells``: a list the
+    cells are appended to as each one starts (what ran so far, when the run is interrupted).
+    ``skipped``: a dict receiving path -> reason for real files that changed during the run."""
     impl = engine.implementation()
     ours = impl.name == "ours"
     sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)
                if patterns is None or i.name.split("(")[0] in patterns]
     sources += list(real)
-    cells = []
+    cells = [] if cells is None else cells
+    plan = []
     for fam_name, fam in FAMILIES.items():
         if families and fam_name not in families:
             continue
-        cases = fam.cases(seed) if ours and fam.cases else []
-        reference_sizes: dict = {}
         if ours:
             rows = [(k.kernel, k.reason, k.coverage) for k in chunkers.kernels() if k.family == fam_name]
             rows.sort(key=lambda k: k[0] != fam.reference)      # the reference runs first
         else:
             rows = [(k, why, NATIVE if why is None else NOT_COVERED) for k, why in impl.kernels(fam_name)]
+        plan.append((fam_name, fam, rows))
+    if hasattr(progress, "plan"):
+        source_bytes = sum(s.length for s in sources)
+        progress.plan(sum(source_bytes * len(fam.chunk_params) * len(KEYS) for _n, fam, rows in plan
+                          for _k, reason, _c in rows if not reason), len(sources))
+    tracker = progress if hasattr(progress, "advance") else None
+    for fam_name, fam, rows in plan:
+        cases = fam.cases(seed) if ours and fam.cases else []
+        reference_sizes: dict = {}
         if not rows:
             cells.append(Cell(fam_name, "-", "skipped", NOT_COVERED, f"{impl.name} has no {fam_name} chunker"))
         for kernel, reason, coverage in rows:
-            cell = Cell(fam_name, kernel, coverage=coverage)
+            cell = Cell(fam_name, kernel, coverage=coverage, status="running")
+            cells.append(cell)
             if coverage == NOT_COVERED:
                 cell.status, cell.reason = "skipped", reason
-            elif reason:            # emulated: the kernel alone, on the scan catalogue
+                continue
+            if reason:            # emulated: the kernel alone, on the scan catalogue
                 if progress:
                     progress(f"{fam_name}/{kernel} ({coverage})")
                 run = emulate.runner(fam_name, kernel)
@@ -173,9 +215,36 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
             else:
                 if progress:
                     progress(f"{impl.name}: {fam_name}/{kernel}")
-                check_cell(cell, sources, cases, reference_sizes, ours)
-            cells.append(cell)
+                calls = getattr(impl, "calls", 0)
+                try:
+                    check_cell(cell, sources, cases, reference_sizes, ours, tracker, skipped)
+                    classes.check_cell(cell, seed, ours and kernel == fam.reference)
+                except ProvenanceError as e:
+                    _record(cell, Mismatch("provenance", f"ProvenanceError: {e}", f"{fam_name}/{kernel}'s own code",
+                                           "other code"))
+                except parallel.Interrupted:
+                    raise
+                except Exception as e:   # noqa: BLE001  (a kernel or adapter that raises fails its cell)
+                    _record(cell, Mismatch("error", f"{fam_name}/{kernel}: {type(e).__name__}: {e}", "a result",
+                                           "an exception"))
+                if isinstance(impl, audit.Counting):
+                    _audit_cell(cell, impl, impl.calls - calls)
+            if cell.status != "skipped":
+                for m in kernel_checks(impl.name, cell.family, cell.kernel):
+                    _record(cell, m)
+                cell.ran = ran_note(impl.name, cell)
+            if cell.status == "running":
+                cell.status = "passed"
     return cells
+
+
+def _audit_cell(cell: Cell, impl: audit.Counting, calls: int) -> None:
+    """Under --impl: record which levels ran against ``impl``; a cell no call of which reached it fails."""
+    cell.levels = {"vectors": f"{cell.vectors} vectors", "chunk": f"{cell.chunk_runs} runs",
+                   "scan": audit.scan_note(impl)}
+    if calls == 0:
+        _record(cell, Mismatch("nothing checked", f"{cell.family}/{cell.kernel}: no call reached {impl.name}",
+                               "calls", "none"))
 
 
 def print_matrix(cells: list[Cell], console) -> None:
@@ -183,24 +252,29 @@ def print_matrix(cells: list[Cell], console) -> None:
     table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model; "
                         "golden vectors)")
     numeric = ("scan cases", "vectors", "chunk runs", "bytes", "cut points", "MB/s")
-    for col in ("family", "kernel", "coverage", "result", *numeric, "note"):
+    for col in ("family", "kernel", "coverage", "result", *numeric, "ran", "note"):
         table.add_column(col, justify="right" if col in numeric else "left")
-    colors = {"passed": "green", "failed": "bold red", "skipped": "yellow"}
+    colors = {"passed": "green", "failed": "bold red", "skipped": "yellow", "interrupted": "bold yellow",
+              "running": "bold yellow"}
     for c in cells:
         table.add_row(c.family, c.kernel, c.coverage, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases),
                       str(c.vectors),
                       str(c.chunk_runs),
-                      f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "",
-                      c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""))
+                      f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "", c.ran,
+                      "; ".join(filter(None, [c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""),
+                                              *(f"{k}: {v}" for k, v in c.levels.items())])))
     console.print(table)
 
 
-def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), unreadable=()) -> None:
+def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), unreadable=(), **extra) -> None:
+    """The JSON report; ``unreadable``: "path: reason" for every real file skipped (before or during
+    the run); ``extra``: more top-level keys (interrupted, files, files_left_out)."""
     report = {
         "implementation": engine.implementation().name,
         "seed": seed,
         "paths": list(paths),
         "unreadable": list(unreadable),
+        **extra,
         "platform": platform.platform(),
         "machine": platform.machine(),
         "cpu_features": sorted(chunkers.cpu_features()),
@@ -209,44 +283,124 @@ def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), u
                                   for m in c.mismatches]} for c in cells],
         "other_tiers": [r._asdict() for r in tier_rows],
     }
+    if isinstance(engine.implementation(), audit.Counting):
+        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b}
+                                        for f, a, b in audit.kernel_differences(engine.implementation())]
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
 
 
+def _family_run(family: str, seed: int, corpus_size: int, real) -> tuple[list[Cell], dict]:
+    """One family in a --jobs worker, with plain progress lines tagged with the family."""
+    cells: list = []
+    skipped: dict = {}
+    matrix(seed, corpus_size, real, [family], progress=progress.plain(prefix=f"[{family}] "), cells=cells,
+           skipped=skipped)
+    return cells, skipped
+
+
+@contextmanager
+def _progress(console):
+    """A live status line on a terminal, else plain progress lines on stderr every 10 s."""
+    if not console.is_terminal:
+        yield progress.plain()
+        return
+    with console.status("conformance") as status:
+        yield progress.Progress(lambda line: status.update(f"checking {line}"), interval=0.5)
+
+
+def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, families, jobs: int, console) -> None:
+    """Fill ``cells`` and ``skipped`` (see matrix), in ``jobs`` processes (one family each)."""
+    if jobs <= 1:
+        with _progress(console) as prog:
+            matrix(seed, corpus_size, real, families, progress=prog, cells=cells, skipped=skipped)
+        return
+    names = [f for f in FAMILIES if not families or f in families]
+    results: dict = {}
+    try:
+        results = parallel.map_families(_family_run, names, jobs, seed, corpus_size, real)
+    except parallel.Interrupted as e:
+        results = e.partial
+        raise
+    finally:
+        for f in names:
+            if f in results:
+                cells += results[f][0]
+                skipped.update(results[f][1])
+            else:
+                cells.append(Cell(f, "-", "interrupted", NOT_COVERED, "the run was interrupted before it finished"))
+
+
 def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
-        impl: str = "ours") -> int:
-    """Run the job on implementation ``impl`` (see conformance.impls.get) with a progress display;
-    print the matrix, the other tiers of ours (see conformance.tiers.extra_rows) and reproducers.
-    Returns the exit status: 0 also when the implementation is unavailable here (the run is
-    skipped, with a message saying why)."""
+        impl: str = "ours", allow_missing: bool = False, *, sample: int | None = None,
+        max_bytes: int | None = None, jobs: int = 1) -> int:
+    """Run the job on implementation ``impl`` (see conformance.impls.get) with progress reports;
+    print the matrix, the skipped files, the other tiers of ours (see conformance.tiers.extra_rows)
+    and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
+    ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes.
+    Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
+    unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the
+    signal number after SIGINT / SIGTERM, once the partial matrix and report are written."""
     from rich.console import Console
     console = Console(width=None if Console().is_terminal else 150)
     try:
         implementation = impls.get(impl)
     except (ValueError, ImportError, AttributeError) as e:
-        console.print(f"[bold red]error:[/] --impl {impl}: {e}")
+        sys.stderr.write(f"error: --impl {impl}: {e}\n")
         return 2
     reason = implementation.unavailable()
+    if reason and not allow_missing:
+        sys.stderr.write(f"error: --impl {impl}: {reason} (--allow-missing skips the run instead)\n")
+        return 2
     if reason:
         console.print(f"[yellow]skipped:[/] implementation {implementation.name!r} is not available: {reason}")
         return 0
+    if implementation.name != "ours":       # count the calls that reach it: every cell must make some
+        implementation = audit.Counting(implementation)
     engine.set_implementation(implementation)
-    real, unreadable = real_sources(paths)
-    for u in unreadable:
-        console.print(f"[yellow]skipped unreadable file[/] {u}", markup=True, highlight=False)
-    with console.status("conformance") as status:
-        cells = matrix(seed, corpus_size, real, families, progress=lambda s: status.update(f"checking {s}"))
+    files, skipped = realfiles.walk(paths)
+    chosen, left_out = realfiles.select(files, sample=sample, max_bytes=max_bytes, seed=seed)
+    for path, why in skipped.items():
+        console.print(f"[yellow]skipped[/] {path}: {why}", markup=True, highlight=False)
+    if left_out:
+        console.print(f"{len(chosen)} of {len(files)} real files taken (--sample / --max-bytes)")
+    cells: list = []
+    interrupted = None
+    try:
+        with parallel.interruptible():
+            _run_all(cells, skipped, seed, corpus_size, realfiles.pieces(chosen, max_bytes), families, jobs, console)
+    except parallel.Interrupted as e:
+        interrupted = e
+        for c in cells:
+            if c.status == "running":
+                c.status, c.reason = "interrupted", f"{e} during this kernel"
+        console.print(f"[bold yellow]interrupted by {e}[/]: partial results follow")
     print_matrix(cells, console)
+    unreadable = [f"{path}: {why}" for path, why in sorted(skipped.items())]
+    if unreadable:
+        console.print("skipped files (not compared):\n" + "\n".join(f"  {u}" for u in unreadable),
+                      markup=False, highlight=False)
+    if isinstance(implementation, audit.Counting):
+        ran = [c for c in cells if c.levels]
+        console.print(f"{len(ran)} family x kernel cells ran against {implementation.name} "
+                      f"({implementation.calls} calls); levels per cell in the note column", highlight=False)
+        for line in audit.format_differences(implementation, audit.kernel_differences(implementation)):
+            console.print(line, markup=False, highlight=False)
     tier_rows = []
-    if implementation.name == "ours":       # our kernels on other targets (emulators, cross builds)
+    if implementation.name == "ours" and not interrupted:       # our kernels on other targets (emulators, cross builds)
         tier_rows = [r for r in tiers.extra_rows(tier_choice) if not families or r.family in families]
         console.print("other tiers (native / emulated (which emulator) / not covered):\n"
                       + tiers.format_rows(tier_rows), markup=False, highlight=False)
     if report:
-        write_report(report, cells, seed, paths, tier_rows, unreadable)
+        write_report(report, cells, seed, paths, tier_rows, unreadable,
+                     interrupted=str(interrupted) if interrupted else None, files=len(chosen),
+                     files_left_out=left_out)
         console.print(f"report written to {report}")
     failed = [c for c in cells if c.status == "failed"] + [r for r in tier_rows if r.result == "failed"]
     for c in failed:
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
         console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
+        console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
+    if interrupted:
+        return 128 + interrupted.signum
     return 1 if failed else 0

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
-from chunkers.api import make_chunker  # noqa: E402
+from chunkers.api import credential, make_chunker  # noqa: E402
 from chunkers.params import MAX_DATA_SIZE  # noqa: E402
 from chunkers.registry import why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
@@ -218,7 +218,9 @@ def make(params: tuple, key, seed: int, kernel, normal_size: int):
     cacheable = key is None or type(key) is bytes
     if cacheable and k in _made:
         return _made[k]
-    chunker = make_chunker(params, key=key, seed=seed, kernel=kernel, normal_size=normal_size)
+    takes = credential(params)      # make_chunker refuses a key or seed the chunker does not take
+    chunker = make_chunker(params, key=key if takes == "key" else None, seed=seed if takes == "seed" else None,
+                           kernel=kernel, normal_size=normal_size)
     if cacheable:
         if len(_made) >= 64:
             _made.clear()

@@ -110,11 +110,13 @@ def decode(inp: Input):
 def _cut_sizes(argv: list, stdout: str, data_file: bytes, stdin: bytes) -> None:
     """A successful ``cut`` printed the sizes make_chunker cuts for its arguments, summing to the input length."""
     args = cli_parser().parse_args(argv)
-    data = stdin if args.file == "-" else data_file
+    if len(args.files) != 1:        # several files: each line is prefixed with its file name
+        return
+    data = stdin if args.files[0] == "-" else data_file
     got = json.loads(stdout)["sizes"] if args.json else [int(x) for x in stdout.split()]
     check(sum(got) == len(data), f"CLI {argv!r}: sizes {got} do not sum to {len(data)}")
     key = None if args.key is None else bytes.fromhex(args.key)
-    want = make_chunker(parse_params(args.params), key=key, seed=args.seed or 0, kernel=args.kernel,
+    want = make_chunker(parse_params(args.params), key=key, seed=args.seed, kernel=args.kernel,
                         sparse=args.sparse).chunk_sizes(data)
     check(got == want, f"CLI {argv!r}: sizes {got}, make_chunker gives {want}")
 

@@ -1,6 +1,6 @@
 """``python -m vectors {regenerate,check}``: write or verify the golden vectors.
 
-``regenerate [--chunker NAME]`` computes every vector with every kernel of
+``regenerate [--chunker NAME] [--out DIR]`` computes every vector with every kernel of
 ours that runs here and with the pure-Python model; if any two disagree it
 prints the disagreements and writes nothing (exit 1). ``check [--chunker
 NAME] [--model]`` recomputes the vectors with every runnable kernel (and the
@@ -9,6 +9,7 @@ invalid or differs from what regeneration would write.
 """
 
 import argparse
+import os
 import sys
 
 import vectors
@@ -25,7 +26,10 @@ def main(argv=None) -> int:
                        help="only this chunker (repeatable; default: all)")
     c.add_argument("--model", action="store_true", help="also recompute with the (slow) pure-Python model")
     r.add_argument("--dry-run", action="store_true", help="compute and compare, write nothing")
+    r.add_argument("--out", metavar="DIR", help="write <chunker>.json into DIR instead of vectors/")
     args = p.parse_args(argv)
+    if args.command == "regenerate" and args.out and not os.path.isdir(args.out):
+        p.error(f"--out: not a directory: {args.out}")
     names = args.chunker or vectors.names()
     from rich.console import Console
     console = Console(stderr=True)
@@ -33,7 +37,7 @@ def main(argv=None) -> int:
         def progress(name, i, n):
             status.update(f"{name}: case {i + 1}/{n}")
         if args.command == "regenerate":
-            return regenerate(names, write=not args.dry_run, progress=progress)
+            return regenerate(names, write=not args.dry_run, progress=progress, out_dir=args.out)
         return check(names, model=args.model, progress=progress)
 
 

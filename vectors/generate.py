@@ -141,8 +141,9 @@ def document(entry, tests) -> dict:
     }
 
 
-def regenerate(names, model: bool = True, write: bool = True, out=print, progress=None) -> int:
-    """Compute the documents of ``names``; if every implementation agreed, write them (when ``write``).
+def regenerate(names, model: bool = True, write: bool = True, out=print, progress=None, out_dir=None) -> int:
+    """Compute the documents of ``names``; if every implementation agreed, write them (when ``write``)
+    to their files in vectors/, or as ``<name>.json`` into the folder ``out_dir``.
 
     Returns 0 on success, 1 when implementations disagree (then nothing is
     written and every disagreement is printed through ``out``).
@@ -162,11 +163,12 @@ def regenerate(names, model: bool = True, write: bool = True, out=print, progres
     if write:
         for name, doc in docs.items():
             validate(doc)
-            tmp = path_of(name) + ".tmp"
+            dest = path_of(name) if out_dir is None else os.path.join(out_dir, f"{name}.json")
+            tmp = dest + ".tmp"
             with open(tmp, "w") as f:
                 f.write(dumps(doc))
-            os.replace(tmp, path_of(name))
-            out(f"wrote {path_of(name)}: {doc['numberOfTests']} tests")
+            os.replace(tmp, dest)
+            out(f"wrote {dest}: {doc['numberOfTests']} tests")
     return 0
 
 
@@ -194,7 +196,7 @@ def check(names, model: bool = False, out=print, progress=None) -> int:
         if problems or new_text != old_text:
             status = 1
             if new_text != old_text:
-                out(f"{name}: drift from {path_of(name)}")
+                out(f"{name}: drift: stored ({path_of(name)}) != computed (by the kernels that run here)")
                 for line in drift(json.loads(old_text), doc) or _text_diff(old_text, new_text):
                     out("  " + line)
         else:
@@ -207,16 +209,16 @@ def drift(old: dict, new: dict) -> list[str]:
     lines = []
     for key in sorted(set(old) | set(new)):
         if key != "testGroups" and old.get(key) != new.get(key):
-            lines.append(f"{key}: {json.dumps(old.get(key))[:100]} -> {json.dumps(new.get(key))[:100]}")
+            lines.append(f"{key}: stored {json.dumps(old.get(key))[:100]}, computed {json.dumps(new.get(key))[:100]}")
     old_tests, new_tests = _tests(old), _tests(new)
     for tc in sorted(set(old_tests) | set(new_tests)):
         a, b = old_tests.get(tc), new_tests.get(tc)
         if a == b:
             continue
         if a is None or b is None:
-            lines.append(f"tcId {tc}: {'added' if a is None else 'removed'}")
+            lines.append(f"tcId {tc}: {'computed only (not stored)' if a is None else 'stored only (not computed)'}")
             continue
-        what = [f"{k}: {_short(a[k])} -> {_short(b[k])}" for k in sorted(set(a) | set(b))
+        what = [f"{k}: stored {_short(a.get(k))}, computed {_short(b.get(k))}" for k in sorted(set(a) | set(b))
                 if k != "result" and a.get(k) != b.get(k)]
         if a.get("result") != b.get("result"):
             what += [f"result {line}" for line in _result_diff(a["result"], b["result"])]
@@ -239,14 +241,14 @@ def _result_diff(a: dict, b: dict) -> list[str]:
     for k in sorted(set(a) | set(b)):
         if a.get(k) != b.get(k):
             if k == "sizes" and a.get(k) and b.get(k):
-                out.append(f"sizes: {first_cut_difference(a[k], b[k])}")
+                out.append(f"sizes (stored vs computed): {first_cut_difference(a[k], b[k])}")
             else:
-                out.append(f"{k}: {_short(a.get(k))} -> {_short(b.get(k))}")
+                out.append(f"{k}: stored {_short(a.get(k))}, computed {_short(b.get(k))}")
     return out
 
 
 def _text_diff(old: str, new: str, limit: int = 40) -> list[str]:
-    lines = list(difflib.unified_diff(old.splitlines(), new.splitlines(), "on disk", "regenerated", lineterm=""))
+    lines = list(difflib.unified_diff(old.splitlines(), new.splitlines(), "stored", "computed", lineterm=""))
     return lines[:limit] + ([f"... {len(lines) - limit} more diff lines"] if len(lines) > limit else [])
 
 

@@ -1,12 +1,11 @@
 """The main job's command line (``python -m conformance``): usage errors exit 2 before any work,
 real input files are chunked, an unreadable one is skipped and reported, not fatal."""
 
-import errno
 import json
 
 import pytest
 
-from conformance import job
+from conformance import job, realfiles
 from conformance.__main__ import main
 
 QUICK = ["--family", "fixed", "--corpus-size", "4096"]
@@ -30,20 +29,20 @@ def test_real_files_and_an_unreadable_one(tmp_path, monkeypatch, capsys):
     (tmp_path / "a").write_bytes(bytes(range(256)) * 40)
     (tmp_path / "b").write_bytes(b"x" * 5000)
     (tmp_path / "empty").write_bytes(b"")
-    real_map = job._map
+    real_load = realfiles.FilePiece.load
 
-    def deny_b(path):
-        if path.endswith("/b"):
-            raise PermissionError(errno.EACCES, "Permission denied", path)
-        return real_map(path)
+    def deny_b(piece):      # root reads any file: the denial is simulated where the file is read
+        if piece.snap.path.endswith("/b"):
+            raise realfiles.FileChanged("unreadable: Permission denied")
+        return real_load(piece)
 
-    monkeypatch.setattr(job, "_map", deny_b)
+    monkeypatch.setattr(realfiles.FilePiece, "load", deny_b)
     report = tmp_path / "report.json"
     assert main([*QUICK, "--report", str(report), str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    assert "skipped unreadable file" in out and "/b: Permission denied" in out
+    assert "skipped files" in out and "/b: unreadable: Permission denied" in out
     doc = json.loads(report.read_text())
-    assert doc["unreadable"] == [f"{tmp_path}/b: Permission denied"]
+    assert doc["unreadable"] == [f"{tmp_path}/b: unreadable: Permission denied"]
     (cell,) = doc["cells"]
     assert cell["status"] == "passed"
     # the two readable real files are chunked on top of the built-in corpus

@@ -37,6 +37,7 @@ def test_every_chunker_has_vectors():
     assert {c for fam in FAMILIES.values() for c in fam.chunkers} >= set(NAMES)
 
 
+@pytest.mark.level("vectors")
 def test_vectors(family_kernel):
     """Every vector of the family's chunkers on this kernel of the implementation under test."""
     family, kernel = family_kernel
@@ -356,7 +357,8 @@ def test_check_reports_drift_readably(tiny_fastcdc):
     out = []
     assert generate.check(["fastcdc"], out=out.append) == 1
     text = "\n".join(out)
-    assert "drift" in text and "tcId 2" in text and "sizes: chunk 0: cut at offset" in text
+    assert "drift: stored" in text and "computed" in text and "tcId 2" in text
+    assert "sizes (stored vs computed): chunk 0: cut at offset" in text
     tiny_fastcdc.write_text(tiny_fastcdc.read_text().replace('"tcId": 2', '"tcId": 7'))
     out.clear()
     assert generate.check(["fastcdc"], out=out.append) == 1

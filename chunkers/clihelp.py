@@ -1,0 +1,45 @@
+"""The command line's reference text (``python -m chunkers --help``): the params syntax per
+chunker, the kernel names, the environment variables and the exit statuses, in plain text."""
+
+from __future__ import annotations
+
+PARAMS_SYNTAX = (
+    ("fastcdc,MIN,MAX,MASK,NC", "fastcdc,19,23,21,2"),
+    ("buzhash64,MIN,MAX,MASK,WINDOW,NC", "buzhash64,19,23,21,4095,2"),
+    ("buzhash,MIN,MAX,MASK,WINDOW", "buzhash,19,23,21,4095 (odd WINDOW; the name may be left out)"),
+    ("fixed,BLOCK[,HEADER]", "fixed,4194304 (sizes in bytes, BLOCK >= 64)"),
+    ("rabin-aes,MIN,MAX,MASK,NC", "rabin-aes,19,23,21,2"),
+    ("goldilocks-aes,MIN,MAX,MASK,NC", "goldilocks-aes,19,23,21,2"),
+    ("toeplitz-aes,MIN,MAX,MASK,NC", "toeplitz-aes,19,23,21,2"),
+    ("default", "default (= fastcdc,19,23,21,2)"),
+)
+"""(syntax, example) of borg's --chunker-params strings (chunkers.parse_params)."""
+
+EXIT_STATUS = (
+    (0, "success"),
+    (1, "a file cannot be read, or a runtime failure"),
+    (2, "bad arguments: params, key, seed, kernel name, environment variable"),
+    (130, "interrupted (Ctrl-C)"),
+    (141, "standard output closed early (e.g. piped into head); nothing is printed"),
+)
+
+
+def epilog() -> str:
+    """The reference text shown after the options by ``--help``."""
+    from chunkers.registry import HIDE_ENV, _family, families
+
+    lines = ["chunker params (MIN, MAX: size exponents, 2**MIN .. 2**MAX bytes; MASK: cut probability",
+             "2**-MASK per byte; NC: normalized chunking level; WINDOW: hash window in bytes):"]
+    width = max(len(s) for s, _e in PARAMS_SYNTAX)
+    lines += [f"  {syntax:<{width}}  e.g. {example}" for syntax, example in PARAMS_SYNTAX]
+    lines += ["", "scan kernels per family (--kernel; `python -m chunkers kernels` says which run here):"]
+    env = []
+    for name in families():
+        fam = _family(name)
+        lines.append(f"  {name:<14} {', '.join(k[0] for k in fam.kernels)}")
+        if fam.env_var:
+            env.append(f"  {fam.env_var:<26} default {name} kernel (--kernel wins)")
+    lines += ["", "environment variables:", *env,
+              f"  {HIDE_ENV:<26} comma-separated CPU features treated as absent (testing)"]
+    lines += ["", "exit status:", *(f"  {code:<4} {text}" for code, text in EXIT_STATUS)]
+    return "\n".join(lines)

@@ -1,0 +1,177 @@
+"""The command line under a demanding user (issue 11): cut streams one line per chunk in three
+formats over several files, a closed pipe ends quietly, --help is complete plain text, bench
+takes large sizes, vectors regenerate --out and the stored / computed drift lines, ci/setup.sh
+returns at once when nothing changed. Sizes are checked against the pure-Python model, digests
+against hashlib over the input's slices."""
+
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from chunkers import bench, cli
+from conformance.impls import Model
+
+pytestmark = pytest.mark.ours_only
+PARAMS = "fastcdc,6,12,8,2"
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _expected(data: bytes):
+    """(offset, size, all_zero, sha256) per chunk, from the model's sizes."""
+    sizes = Model().chunk_sizes(("fastcdc", 6, 12, 8, 2), data, key=bytes(32), seed=0)
+    out, off = [], 0
+    for s in sizes:
+        piece = data[off:off + s]
+        out.append((off, s, piece == bytes(s), hashlib.sha256(piece).hexdigest()))
+        off += s
+    return out
+
+
+@pytest.fixture
+def files(tmp_path):
+    rng = random.Random(5)
+    a = rng.randbytes(20000) + bytes(9000) + rng.randbytes(3000)    # a zero run gives all-zero chunks
+    b = rng.randbytes(7000)
+    (tmp_path / "a").write_bytes(a)
+    (tmp_path / "b").write_bytes(b)
+    return {str(tmp_path / "a"): a, str(tmp_path / "b"): b}
+
+
+def test_cut_csv(files, capsys):
+    path, data = next(iter(files.items()))
+    assert cli.main(["cut", "--params", PARAMS, "--format", "csv", path]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "file,offset,size,all_zero,sha256"
+    rows = [line.split(",") for line in lines[1:]]
+    assert [(int(o), int(s), z == "1", h) for _f, o, s, z, h in rows] == _expected(data)
+    assert {f for f, *_ in rows} == {path}
+    assert any(z == "1" for *_, z, _h in rows)
+
+
+def test_cut_jsonl_over_several_files(files, capsys):
+    assert cli.main(["cut", "--params", PARAMS, "--format", "jsonl", *files]) == 0
+    rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    for path, data in files.items():
+        got = [(r["offset"], r["size"], r["all_zero"], r["sha256"]) for r in rows if r["file"] == path]
+        assert got == _expected(data)
+
+
+def test_cut_sizes_over_several_files_are_prefixed(files, capsys):
+    assert cli.main(["cut", "--params", PARAMS, *files]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    want = [f"{path}: {s}" for path, data in files.items() for _o, s, _z, _h in _expected(data)]
+    assert lines == want
+
+
+def test_cut_json_and_format_are_alternatives(files, capsys):
+    assert cli.main(["cut", "--params", PARAMS, "--json", "--format", "csv", *files]) == 2
+    assert "alternatives" in capsys.readouterr().err
+
+
+def _closed_pipe_run(args):
+    """Run the CLI with stdout a pipe whose reader is already gone; (status, stderr)."""
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "chunkers", *args], stdout=w, stderr=subprocess.PIPE,
+                              text=True, cwd=ROOT)
+    finally:
+        os.close(w)
+    return proc.returncode, proc.stderr
+
+
+@pytest.mark.parametrize("args", [["kernels", "--json"], ["kernels"],
+                                  ["cut", "--params", "fixed,4096", "--format", "csv", "/dev/zero"]])
+def test_a_closed_pipe_ends_quietly(args):
+    """`| head -1` closing early: exit 141, nothing on stderr (no 'Broken pipe', no traceback).
+    /dev/zero never ends, so cut must stream to notice the closed pipe at all."""
+    status, err = _closed_pipe_run(args)
+    assert (status, err) == (141, "")
+
+
+def test_cut_streams_before_the_input_ends():
+    """The first line of an endless input arrives (it could not without streaming)."""
+    proc = subprocess.Popen([sys.executable, "-m", "chunkers", "cut", "--params", "fixed,4096",
+                             "--sparse", "/dev/zero"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    try:
+        first = proc.stdout.readline()
+    finally:
+        proc.stdout.close()
+        status = proc.wait()
+    assert first == b"4096\n"             # a device is read, not taken for a hole-only empty file
+    assert status == 141 and proc.stderr.read() == b""
+
+
+def test_help_is_complete_plain_text(capsys):
+    for argv in (["--help"], ["cut", "--help"]):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        text = capsys.readouterr().out
+        for needle in ("fastcdc,MIN,MAX,MASK,NC", "buzhash64,MIN,MAX,MASK,WINDOW,NC", "fixed,BLOCK[,HEADER]",
+                       "rabin-aes,", "scalar", "blockwise", "vaes256", "aes-ni", "CHUNKERS_FASTCDC_KERNEL",
+                       "CHUNKERS_AES_KERNEL", "CHUNKERS_CPU_HIDE", "exit status", "141", "130"):
+            assert needle in text, (argv, needle)
+        assert "``" not in text and "[bold" not in text and "[/" not in text
+
+
+def test_bench_data_is_drawn_in_pieces(monkeypatch):
+    """Random data of 256 MiB and more cannot come from one randbytes call (OverflowError):
+    it is drawn PIECE bytes at a time; below PIECE it is the single call's bytes."""
+    monkeypatch.setattr(bench, "PIECE", 1000)
+    got = bench.seeded_bytes(2500, 3)
+    rng = random.Random(3)
+    assert got == rng.randbytes(1000) + rng.randbytes(1000) + rng.randbytes(500)
+    monkeypatch.undo()
+    assert bench.seeded_bytes(5000, 3) == random.Random(3).randbytes(5000)
+
+
+@pytest.mark.slow
+def test_bench_256_mib(capsys):
+    assert cli.main(["bench", "--size", "256", "--family", "fixed", "--repeat", "1", "--no-scan", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["params"] == "fixed,4194304 (stream)" and row["mb_s"] > 0
+
+
+def test_bench_fixed_runs_on_a_stream(capsys):
+    assert cli.main(["bench", "--size", "1", "--family", "fixed", "--repeat", "1", "--no-scan", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["params"] == "fixed,4194304 (stream)"
+
+
+def test_vectors_regenerate_out_dir(tmp_path):
+    from vectors.__main__ import main as vectors_main
+    assert vectors_main(["regenerate", "--chunker", "fixed", "--out", str(tmp_path)]) == 0
+    with open(os.path.join(ROOT, "vectors", "fixed.json")) as f:
+        assert (tmp_path / "fixed.json").read_text() == f.read()
+
+
+def test_vectors_regenerate_out_must_be_a_directory(tmp_path, capsys):
+    from vectors.__main__ import main as vectors_main
+    with pytest.raises(SystemExit) as e:
+        vectors_main(["regenerate", "--out", str(tmp_path / "nope")])
+    assert e.value.code == 2 and "--out: not a directory" in capsys.readouterr().err
+
+
+def test_drift_lines_name_stored_and_computed():
+    import vectors
+    from vectors.generate import drift
+    stored = vectors.load("fixed")
+    computed = json.loads(json.dumps(stored))
+    test = computed["testGroups"][0]["tests"][0]
+    test["comment"] = "changed"
+    lines = drift(stored, computed)
+    assert len(lines) == 1 and "stored" in lines[0] and "computed" in lines[0] and "changed" in lines[0]
+    assert lines[0].index("stored") < lines[0].index("computed")
+
+
+def test_setup_is_fast_when_nothing_changed():
+    """After a successful ci/setup.sh the stamp matches: a second run returns at once."""
+    if not os.path.exists(os.path.join(ROOT, ".venv", ".chunkers-setup-stamp")):
+        pytest.skip("ci/setup.sh has not completed in this checkout (no stamp)")
+    proc = subprocess.run(["bash", "ci/setup.sh"], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0 and "up to date" in proc.stderr, proc.stderr
