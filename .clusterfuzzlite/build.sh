@@ -1,41 +1,66 @@
 #!/bin/bash -eu
-# Build every fuzz target (the list is fuzz/targets.py).
+# OSS-Fuzz / ClusterFuzzLite build of every fuzz target (the list is fuzz/targets.py), run by the
+# builder's `compile` in the builder layout: the repository is $SRC/chunkers (the Dockerfile's
+# WORKDIR), this script is $SRC/build.sh, and the builder sets $OUT, $WORK, $SANITIZER (address
+# or undefined: one build each), $CC and $CFLAGS (sanitizer and libFuzzer coverage flags).
+# Here, ci/cflite-simulate.sh runs it the same way with a stand-in compile_python_fuzzer.
 #
-# Under OSS-Fuzz / ClusterFuzzLite the builder image sets $SRC, $OUT, $WORK, $CC, $CFLAGS and
-# $SANITIZER, and compile_python_fuzzer packages each target with PyInstaller. Locally (no
-# $SANITIZER) the same steps run with clang and the ASan+UBSan flags of fuzz/build.py, and each
-# target becomes a launcher in $OUT (default fuzz/build/out) that preloads atheris's runtime, the
-# way OSS-Fuzz's launcher preloads sanitizer_with_fuzzer.so:
-#     .clusterfuzzlite/build.sh && fuzz/build/out/scan_diff_fastcdc -max_total_time=60
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# 1. checks the pinned toolchain: Python >= 3.11, atheris 3.0.0, PyInstaller;
+# 2. builds the extensions with $CC/$CFLAGS into $WORK/build (python -m fuzz build);
+# 3. stages ONLY what a target needs into $WORK/stage: the instrumented chunkers package (no
+#    source-tree chunkers/ anywhere on the path), fuzz/, conformance/, vectors/;
+# 4. per target: compile_python_fuzzer (PyInstaller, every module named as a hidden import, so
+#    PyInstaller never has to import the instrumented extensions), the seed corpus zip, the
+#    .options file (max_len, dict) and the dictionary.
+ROOT="${SRC:?}/chunkers"
+: "${OUT:?}" "${WORK:?}" "${SANITIZER:?}"
 cd "$ROOT"
-OUT="${OUT:-$ROOT/fuzz/build/out}"
-BUILD="${WORK:-$ROOT/fuzz/build}/cflite"
-mkdir -p "$OUT"
 
+python3 - <<'PY'
+import importlib.metadata as md, sys
+problems = []
+if sys.version_info < (3, 11):
+    problems.append(f"Python >= 3.11 needed, the builder has {sys.version.split()[0]}")
+for pkg, want in (("atheris", "3.0.0"), ("pyinstaller", None), ("Cython", None), ("setuptools", None)):
+    try:
+        have = md.version(pkg)
+    except md.PackageNotFoundError:
+        problems.append(f"{pkg} is not installed (pip install -e '.[fuzz]')")
+        continue
+    if want and have != want:
+        problems.append(f"{pkg} {want} is pinned, the builder has {have}")
+if problems:
+    sys.exit("build.sh: " + "; ".join(problems))
+print(f"build.sh: Python {sys.version.split()[0]}, atheris {md.version('atheris')}, "
+      f"PyInstaller {md.version('pyinstaller')}")
+PY
+
+BUILD="$WORK/build"
+STAGE="$WORK/stage"
 python3 -m fuzz build --out "$BUILD"
+rm -rf "$STAGE"
+mkdir -p "$STAGE"
+cp -r "$BUILD/chunkers" "$STAGE/chunkers"
+rm -rf "$STAGE/chunkers/tmp"
+for pkg in fuzz conformance vectors; do
+  tar -C "$ROOT" --exclude=__pycache__ --exclude=fuzz/build --exclude=fuzz/corpus --exclude=fuzz/artifacts \
+    -cf - "$pkg" | tar -C "$STAGE" -xf -
+done
+# Every module of chunkers (the extensions among them) and fuzz (targets are loaded by name) as
+# PyInstaller hidden imports: found statically, nothing is imported (an instrumented extension
+# cannot be imported without the sanitizer runtime). conformance and vectors follow from their
+# import statements.
+HIDDEN=()
+while IFS= read -r mod; do HIDDEN+=(--hidden-import "$mod"); done < <(
+  cd "$STAGE" && find chunkers fuzz \( -name '*.py' -o -name '*.so' \) -not -path 'fuzz/tests/*' \
+    -not -name '__main__.py' |
+  sed -e 's/\.cpython[^/]*\.so$//' -e 's/\.py$//' -e 's/\.so$//' -e 's#/__init__$##' -e 's#/#.#g' | sort -u)
 
-if ! command -v compile_python_fuzzer >/dev/null 2>&1; then
-  RUNTIME="$(python3 -c 'from fuzz.build import atheris_runtime; print(atheris_runtime())')"
-  compile_python_fuzzer() {    # local stand-in: a launcher instead of a PyInstaller bundle
-    local name
-    name="$(basename "$1" .py)"
-    cat > "$OUT/$name" <<LAUNCHER
-#!/bin/sh
-# LLVMFuzzerTestOneInput (the marker OSS-Fuzz looks for)
-PYTHONPATH="$BUILD:$ROOT" LD_PRELOAD="$RUNTIME" PYTHONMALLOC=malloc \\
-ASAN_OPTIONS="\${ASAN_OPTIONS:-}:detect_leaks=0:allocator_may_return_null=1" \\
-UBSAN_OPTIONS="\${UBSAN_OPTIONS:-}:halt_on_error=1:print_stacktrace=1" \\
-exec python3 "$ROOT/$1" "\$@"
-LAUNCHER
-    chmod +x "$OUT/$name"
-  }
-fi
-
-for target in $(python3 -c 'from fuzz.targets import TARGETS; print(" ".join(TARGETS))'); do
-  compile_python_fuzzer "fuzz/$target.py" --paths "$BUILD" --paths "$ROOT" \
-    --collect-submodules chunkers --collect-submodules fuzz --collect-submodules conformance \
-    --collect-submodules vectors --add-data "$ROOT/vectors:vectors"      # vectors_load reads the JSON files
+cd "$STAGE"
+# CHUNKERS_FUZZ_TARGETS: a subset (space-separated) for a quicker local check; default all.
+for target in ${CHUNKERS_FUZZ_TARGETS:-$(python3 -c 'from fuzz.targets import TARGETS; print(" ".join(TARGETS))')}; do
+  compile_python_fuzzer "fuzz/$target.py" --paths "$STAGE" "${HIDDEN[@]}" \
+    --add-data "$STAGE/vectors:vectors"      # vectors_load reads the JSON vector files
   python3 -m fuzz seeds "$target" "$OUT/${target}_seed_corpus.zip" --build-dir "$BUILD"
   python3 - "$target" "$OUT/$target.options" <<'PY'
 import sys

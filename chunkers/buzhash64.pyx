@@ -8,7 +8,7 @@ Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
 
 from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport ck_kernel, ck_scanner
-from chunkers.driver cimport Chunker, kernel_table, kernel_index
+from chunkers.driver cimport Chunker, copy_table, kernel_table, kernel_index
 from chunkers.driver import check_sparse
 
 include "provenance.pxi"
@@ -51,13 +51,6 @@ cdef _fill_table(key, uint64_t *table):
         raise MemoryError("buzhash64: OpenSSL could not set up the key stream")
 
 
-cdef _copy_table(table, uint64_t *out):
-    if len(table) != 256:
-        raise ValueError(f"table must have 256 entries, got {len(table)}")
-    for i in range(256):
-        out[i] = table[i]
-
-
 def table(key):
     """The balanced keyed table (spec 03 §2): 256 u64 ints, from a 32-byte ``key``.
 
@@ -71,7 +64,7 @@ def table(key):
 def window_hash(table, window):
     """The hash of the bytes-like ``window`` (oldest byte first) under ``table`` (spec 03 §3)."""
     cdef uint64_t t[256]
-    _copy_table(table, t)
+    copy_table(table, t, "table")
     cdef const uint8_t[::1] w = memoryview(window).cast("B")
     return buzhash64_window_hash(t, &w[0] if w.shape[0] else NULL, w.shape[0])
 
@@ -79,7 +72,7 @@ def window_hash(table, window):
 def scan(table, size_t window, data, uint64_t state, uint64_t mask, kernel):
     """Run one buzhash64 scan kernel (spec 03 §5).
 
-    ``table``: 256 u64 ints; ``window``: w >= 1; ``data``: bytes-like holding
+    ``table``: 256 u64 ints (a sequence, or an ``array('Q')``: copied at once); ``window``: w >= 1; ``data``: bytes-like holding
     the bytes pr[0 .. n+w-1] (the window at pr[0] and the n bytes that enter
     after it), so ``n = len(data) - window`` steps; ``state``: hash of the
     window at pr[0]; ``mask``: any u64; ``kernel``: a kernel name. Returns
@@ -93,7 +86,7 @@ def scan(table, size_t window, data, uint64_t state, uint64_t mask, kernel):
     cdef buzhash64_scan_fn fn = _kernel(resolve("buzhash64", kernel))
     cdef uint64_t t[256]
     cdef uint64_t tr[256]
-    _copy_table(table, t)
+    copy_table(table, t, "table")
     cdef const uint8_t[::1] d = memoryview(data).cast("B")
     if window < 1 or <size_t>d.shape[0] < window:
         raise ValueError(f"need window >= 1 and len(data) >= window, got window={window}, len={d.shape[0]}")

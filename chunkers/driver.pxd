@@ -1,4 +1,4 @@
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor
 
 cdef class Chunker:
@@ -18,3 +18,4 @@ cdef class Chunker:
 
 cdef list kernel_table(const ck_kernel *kernels, size_t count)
 cdef size_t kernel_index(const ck_kernel *kernels, size_t count, str name) except? 0
+cdef int copy_table(table, uint64_t *out, str what) except -1

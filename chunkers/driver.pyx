@@ -14,10 +14,12 @@ import os
 import stat
 from typing import NamedTuple
 
+from array import array
+
 from cpython.exc cimport PyErr_CheckSignals
 
-from libc.string cimport memmove, memset
-from libc.stdint cimport uint8_t
+from libc.string cimport memcpy, memmove, memset
+from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_next_cut, ck_all_zero,
                                ck_cpu_features, ck_cpu_feature_name, CK_CPU_FEATURE_COUNT,
                                CK_NEED_MORE, CK_SCAN_FAILED)
@@ -85,6 +87,23 @@ cdef size_t kernel_index(const ck_kernel *kernels, size_t count, str name) excep
         if kernels[i].name.decode() == name:
             return i
     raise KeyError(name)
+
+
+cdef int copy_table(table, uint64_t *out, str what) except -1:
+    """Copy a 256-entry u64 table (a sequence of ints, or an ``array('Q')``,
+    copied at once) into ``out``; ValueError naming ``what`` for another length.
+    The array form is for callers that scan many times (fuzz/scan_diff.py):
+    converting 256 ints costs more than a short scan."""
+    if len(table) != 256:
+        raise ValueError(f"{what} must have 256 entries, got {len(table)}")
+    cdef const uint64_t[::1] flat
+    if isinstance(table, array) and table.typecode == "Q":
+        flat = table
+        memcpy(out, &flat[0], 256 * sizeof(uint64_t))
+        return 0
+    for i in range(256):
+        out[i] = table[i]
+    return 0
 
 
 cdef class Chunker:

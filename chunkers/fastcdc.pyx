@@ -7,7 +7,7 @@ Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
 
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from chunkers._native cimport ck_kernel, ck_scanner
-from chunkers.driver cimport Chunker, kernel_table, kernel_index
+from chunkers.driver cimport Chunker, copy_table, kernel_table, kernel_index
 from chunkers.driver import check_sparse
 
 include "provenance.pxi"
@@ -61,7 +61,7 @@ def gear_table(key):
 def scan(gear, data, uint64_t state, uint64_t mask, kernel):
     """Run one fastcdc scan kernel (spec 02 §4) over all of ``data``.
 
-    ``gear``: 256 u64 ints; ``data``: bytes-like, fed from index 0 to
+    ``gear``: 256 u64 ints (a sequence, or an ``array('Q')``: copied at once); ``data``: bytes-like, fed from index 0 to
     len(data) - 1; ``state``: the Gear state before data[0]; ``mask``: any
     u64; ``kernel``: a kernel name. Returns ``(index, exit_state)``: index of
     the first byte after which ``(state & mask) == 0``, with the state after
@@ -71,11 +71,8 @@ def scan(gear, data, uint64_t state, uint64_t mask, kernel):
     if kernel is None:
         raise TypeError("scan needs an explicit kernel name")
     cdef fastcdc_scan_fn fn = _kernel(resolve("fastcdc", kernel))
-    if len(gear) != 256:
-        raise ValueError(f"gear table must have 256 entries, got {len(gear)}")
     cdef uint64_t g[256]
-    for i in range(256):
-        g[i] = gear[i]
+    copy_table(gear, g, "gear table")
     cdef const uint8_t[::1] d = memoryview(data).cast("B")
     cdef size_t n = d.shape[0]
     cdef uint64_t st = state

@@ -37,5 +37,5 @@ fi
 [ -x .venv/bin/python ] || python3 -m venv .venv
 rm -f "$STAMP"
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e ".[test]"
+.venv/bin/python -m pip install -q -e ".[test,fuzz]"
 stamp_of | sha256sum > "$STAMP"

@@ -51,7 +51,7 @@ def cmd_run(a) -> int:
     names = list(targets.TARGETS) if a.target == "all" else [a.target]
     bad = 0
     for name in names:
-        s = campaign.run(name, a.time, a.jobs, a.build_dir, tuple(a.libfuzzer))
+        s = campaign.run(name, a.time, a.jobs, a.build_dir, tuple(a.libfuzzer), runs=a.runs, minimize_runs=a.runs)
         print(s.text(), flush=True)
         if not s.ok:
             bad += 1
@@ -107,7 +107,9 @@ def main(argv=None) -> int:
     b.add_argument("--jobs", type=int, default=2)
     r = sub.add_parser("run", help="fuzz a target (or 'all') with libFuzzer")
     r.add_argument("target", choices=[*targets.TARGETS, "all"])
-    r.add_argument("--time", type=int, default=60, help="seconds per target")
+    r.add_argument("--time", type=int, default=60, help="seconds per target (0: bounded by --runs only)")
+    r.add_argument("--runs", type=int, default=0,
+                   help="executions per target and per minimization step (0: bounded by --time)")
     r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--build-dir", type=Path, help="instrumented build (default fuzz/build/asan)")
     r.add_argument("libfuzzer", nargs="*", help="extra libFuzzer flags (after --)")
@@ -125,6 +127,8 @@ def main(argv=None) -> int:
     sd.add_argument("--build-dir", type=Path, help="import chunkers from this build (no in-place build needed)")
     sub.add_parser("list", help="targets and the kernels that run here")
     a = p.parse_args(argv)
+    if a.cmd == "run" and (a.time < 0 or a.runs < 0 or not (a.time or a.runs)):
+        p.error("run: --time and --runs must be >= 0 and not both 0 (a campaign needs a bound)")
     try:
         return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
                 "seeds": cmd_seeds, "list": cmd_list}[a.cmd](a)

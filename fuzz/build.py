@@ -43,6 +43,29 @@ def build_dir(variant: str = "asan") -> Path:
     return BUILD_ROOT / variant
 
 
+# What `pip install -e '.[fuzz]'` brings (pyproject.toml), by import name.
+FUZZ_EXTRA = {"Cython": "Cython>=3.0", "setuptools": "setuptools>=68", "atheris": "atheris==3.0.0"}
+
+
+def missing_requirements(cc: str = "clang", cflags: str = VARIANTS["asan"][0]) -> list[str]:
+    """Every piece the instrumented build (and a campaign) needs but this
+    machine lacks, one line each with how to get it: the ``[fuzz]`` extra's
+    modules in this interpreter, the compiler, and the compiler's sanitizer
+    support (clang without libclang-rt-*-dev cannot compile with
+    -fsanitize=address: its ignore lists are missing). Empty when complete."""
+    out = [f"Python module {mod} in {sys.executable}: pip install '{req}' (or: pip install -e '.[fuzz]')"
+           for mod, req in FUZZ_EXTRA.items() if importlib.util.find_spec(mod) is None]
+    if shutil.which(cc.split()[0]) is None:
+        return out + [f"the C compiler {cc}: apt-get install clang llvm libclang-rt-14-dev"]
+    probe = subprocess.run([*cc.split(), *cflags.split(), "-x", "c", "-c", "-o", os.devnull, "-"],
+                           input="int main(void) { return 0; }\n", capture_output=True, text=True)
+    if probe.returncode:
+        why = (probe.stderr.strip().splitlines() or ["(no output)"])[0]
+        out.append(f"{cc} cannot compile with {cflags!r} ({why}): apt-get install libclang-rt-14-dev "
+                   "(clang's sanitizer runtimes and ignore lists)")
+    return out
+
+
 def build(variant: str = "asan", out: Path | None = None, jobs: int = 2) -> Path:
     """Compile every extension for ``variant`` into ``out`` (default
     fuzz/build/<variant>) with clang and return it. Raises LookupError when
@@ -53,11 +76,9 @@ def build(variant: str = "asan", out: Path | None = None, jobs: int = 2) -> Path
     cc = "clang"
     if os.environ.get("SANITIZER"):           # OSS-Fuzz: $CC and $CFLAGS carry compiler and sanitizers
         cflags, ldflags, cc = "-g -O1", "", os.environ.get("CC", cc)
-    if importlib.util.find_spec("Cython") is None:
-        raise LookupError("the instrumented build needs Cython in this interpreter: "
-                          "pip install 'Cython>=3.0' 'setuptools>=68'")
-    if shutil.which(cc.split()[0]) is None:
-        raise LookupError(f"the instrumented build needs {cc}: apt-get install clang llvm")
+    missing = missing_requirements(cc, cflags)
+    if missing:
+        raise LookupError("the instrumented build cannot run here; missing:\n  " + "\n  ".join(missing))
     env = dict(os.environ, CC=cc, LDSHARED=f"{cc} -shared")
     env["CHUNKERS_CFLAGS"] = cflags
     env["LDFLAGS"] = f"{os.environ.get('LDFLAGS', '')} {ldflags}".strip()
@@ -88,12 +109,13 @@ def atheris_runtime(name: str = "asan_with_fuzzer.so") -> Path:
     return path
 
 
-def run_env(variant_dir: Path) -> dict:
+def run_env(variant_dir: Path, pymalloc: bool = False) -> dict:
     """Environment for a process that imports ``chunkers`` from the build in
     ``variant_dir`` (and ``fuzz`` / ``conformance`` from the repo), with the
     atheris sanitizer + libFuzzer runtime the build needs preloaded, as
     atheris's docs prescribe. Run Python with -P or a script path, so the
-    current directory does not shadow the build."""
+    current directory does not shadow the build. ``pymalloc``: leave Python's
+    small-object allocator on (see fuzz.targets.Target)."""
     info = json.loads((Path(variant_dir) / "BUILD_INFO.json").read_text())
     runtime = _RUNTIMES.get(info.get("sanitizer") or info["variant"])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(variant_dir), str(ROOT)]))
@@ -101,7 +123,7 @@ def run_env(variant_dir: Path) -> dict:
         env.update(
             LD_PRELOAD=str(atheris_runtime(runtime)),
             # Python's allocator would hide overflows of its objects from ASan.
-            PYTHONMALLOC="malloc",
+            PYTHONMALLOC="pymalloc" if pymalloc else "malloc",
             ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:"
                          "symbolize=1:handle_segv=1:handle_sigill=1",
             UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1",

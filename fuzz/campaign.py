@@ -6,6 +6,11 @@ from the target's ``seeds()``), its dictionary if it has one, and crash
 artifacts in fuzz/artifacts/TARGET/. Every new crash, timeout or OOM is
 minimized with libFuzzer's -minimize_crash and copied to
 fuzz/regressions/TARGET/, which pytest replays on every run (commit it).
+
+libFuzzer's helper processes (the minimizer's steps, ``--jobs`` workers) run
+the target again through fuzz/launcher.py, with this interpreter. A helper
+that does not start is an error of the campaign (``Summary.errors``), never a
+silently unminimized regression or a run of 0 execs.
 """
 
 from __future__ import annotations
@@ -36,6 +41,7 @@ FINDING_PREFIXES = ("crash-", "timeout-", "oom-", "leak-")
 _STAT = re.compile(r"^stat::(\w+):\s+(\d+)", re.M)
 _STATUS = re.compile(r"^#(\d+)\s+\w+\s+cov: (\d+) ft: (\d+)", re.M)
 _NOT_RUN = re.compile(r"^.*NOT exercised here.*$", re.M)
+_INITED = re.compile(r"^#\d+\s+INITED\b", re.M)
 
 
 class Summary(NamedTuple):
@@ -53,10 +59,11 @@ class Summary(NamedTuple):
     findings: list
     not_run: list
     returncode: int
+    errors: list = []
 
     @property
     def ok(self) -> bool:
-        return not self.findings and self.returncode == 0
+        return not self.findings and self.returncode == 0 and not self.errors
 
     def text(self) -> str:
         lines = [f"{self.target}: {self.execs} execs in {self.seconds:.0f} s ({self.execs_per_s}/s), "
@@ -66,6 +73,7 @@ class Summary(NamedTuple):
         lines += [f"  {line}" for line in self.not_run]
         if self.returncode and not self.findings:
             lines.append(f"  libFuzzer exited with status {self.returncode} without an artifact")
+        lines += [f"  ERROR: {e}" for e in self.errors]
         return "\n".join(lines)
 
 
@@ -98,22 +106,45 @@ def _libfuzzer(name: str, args: list, env: dict, cwd: Path, log: Path, timeout: 
             return -9
 
 
-def minimize(name: str, artifact: Path, env: dict, seconds: int = 60) -> Path:
+class MinimizeError(RuntimeError):
+    """libFuzzer's -minimize_crash did not finish (its helpers could not run the
+    target); ``regression`` is the unminimized regression file written instead."""
+
+    def __init__(self, message: str, regression: Path):
+        super().__init__(message)
+        self.regression = regression
+
+
+def minimize(name: str, artifact: Path, env: dict, seconds: int = 60, runs: int = 0) -> Path:
     """Minimize a crashing input with libFuzzer, add it to fuzz/regressions/NAME/
-    and return that path. Falls back to the unminimized input when
-    minimization fails. The regression is JSON: the decoded fields (replayed
-    through the target's decoder, so it survives layout changes) and the raw
-    input in base64 (for libFuzzer, as long as the layout is unchanged)."""
+    and return that path. Each minimization step is bounded by ``runs``
+    executions when given, else by ``seconds``. The regression is JSON: the
+    decoded fields (replayed through the target's decoder, so it survives
+    layout changes) and the raw input in base64 (for libFuzzer, as long as the
+    layout is unchanged). Timeouts and OOMs are kept as found.
+
+    Raises MinimizeError, after writing the unminimized regression (so the
+    finding is not lost), when libFuzzer did not report a finished
+    minimization: e.g. its helper processes could not start the target."""
     out = artifact.with_name("minimized-" + artifact.name)
+    failure = None
     if artifact.name.startswith("crash-"):
-        _libfuzzer(name, ["-minimize_crash=1", f"-max_total_time={seconds}", f"-exact_artifact_path={out}",
-                          str(artifact)], env, artifact.parent, artifact.parent / "minimize.log", seconds * 4 + 120)
-    data = (out if out.exists() else artifact).read_bytes()
+        log = artifact.parent / "minimize.log"
+        bound = f"-runs={runs}" if runs else f"-max_total_time={seconds}"
+        _libfuzzer(name, ["-minimize_crash=1", bound, f"-exact_artifact_path={out}", str(artifact)],
+                   env, artifact.parent, log, (seconds or 60) * 4 + 600)
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if not out.exists() or "CRASH_MIN: failed to minimize beyond" not in text:
+            failure = (f"minimizing {artifact.name} failed (libFuzzer's helpers did not run the target?); "
+                       f"{log}:\n" + "\n".join(text.splitlines()[-15:]))
+    data = (out if out.exists() and not failure else artifact).read_bytes()
     inp = Input(data, record=True)
     targets.load(name).decode(inp)
     dest = REGRESSION_ROOT / name / f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(dump_regression(to_json(inp.fields), data))
+    if failure:
+        raise MinimizeError(f"{failure}\n(kept unminimized as {dest})", dest)
     return dest
 
 
@@ -142,16 +173,33 @@ def _stats(text: str) -> tuple:
     return stats, cov, ft
 
 
+def _job_errors(artifacts: Path, jobs: int) -> list:
+    """One line per ``-jobs`` worker whose log (fuzz-J.log) shows neither that
+    fuzzing started (libFuzzer's INITED line) nor a finding (a crash while
+    loading the corpus): its helper could not run the target."""
+    errors = []
+    for j in range(jobs):
+        log = artifacts / f"fuzz-{j}.log"
+        text = log.read_text(errors="replace") if log.exists() else ""
+        if not _INITED.search(text) and "Test unit written to" not in text:
+            tail = "\n".join(text.splitlines()[-8:])
+            errors.append(f"libFuzzer job {j} did not start fuzzing ({log}):\n{tail}")
+    return errors
+
+
 def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = None, extra: tuple = (),
-        minimize_seconds: int = 60) -> Summary:
-    """Fuzz target NAME for ``seconds`` with ``jobs`` parallel libFuzzer jobs, then minimize each
-    finding for up to ``minimize_seconds``; returns the summary (also written to
-    fuzz/artifacts/NAME/summary.json)."""
+        minimize_seconds: int = 60, runs: int = 0, minimize_runs: int = 0) -> Summary:
+    """Fuzz target NAME for ``seconds`` (0: no time bound) and/or ``runs``
+    executions (0: no bound) with ``jobs`` parallel libFuzzer jobs, then
+    minimize each finding (each step bounded by ``minimize_runs`` executions,
+    else ``minimize_seconds``); returns the summary (also written to
+    fuzz/artifacts/NAME/summary.json). Helpers that did not start and failed
+    minimizations are in ``Summary.errors``."""
     spec = targets.TARGETS[name]
     variant_dir = Path(variant_dir or fbuild.build_dir("asan"))
     if not (variant_dir / "BUILD_INFO.json").exists():
         raise FileNotFoundError(f"no instrumented build in {variant_dir}: run python -m fuzz build")
-    env = fbuild.run_env(variant_dir)
+    env = fbuild.run_env(variant_dir, spec.pymalloc)
     corpus = seed_corpus(name)
     artifacts = ARTIFACT_ROOT / name
     artifacts.mkdir(parents=True, exist_ok=True)
@@ -159,24 +207,32 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
         old.unlink()
     before_findings, before_corpus = _findings(artifacts), len(list(corpus.iterdir()))
     args = [f"-max_total_time={seconds}", f"-max_len={spec.max_len}", "-print_final_stats=1", "-timeout=30",
-            "-rss_limit_mb=4096", f"-artifact_prefix={artifacts}/"]
+            "-rss_limit_mb=4096", f"-artifact_prefix={artifacts}/"] + ([f"-runs={runs}"] if runs else [])
     if spec.dictionary:
         args.append(f"-dict={FUZZ_DIR / 'dict' / spec.dictionary}")
     if jobs > 1:
         args += [f"-jobs={jobs}", f"-workers={jobs}"]
     log = artifacts / "fuzz.log"
     start = time.monotonic()
-    rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, seconds * 2 + 300)
+    rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, (seconds or 600) * 2 + 300)
     elapsed = time.monotonic() - start
-    text = log.read_text(errors="replace") + "".join(
-        p.read_text(errors="replace") for p in sorted(artifacts.glob("fuzz-*.log")))
+    # with -jobs the workers log to fuzz-J.log (libFuzzer also echoes them into fuzz.log: not counted twice)
+    job_logs = sorted(artifacts.glob("fuzz-*.log"))
+    text = "".join(p.read_text(errors="replace") for p in job_logs) if job_logs else log.read_text(errors="replace")
     stats, cov, ft = _stats(text)
     found = sorted(_findings(artifacts) - before_findings)
-    regressions = [os.path.relpath(minimize(name, f, env, minimize_seconds)) for f in found]
+    errors = _job_errors(artifacts, jobs) if jobs > 1 else []
+    regressions = []
+    for f in found:
+        try:
+            regressions.append(os.path.relpath(minimize(name, f, env, minimize_seconds, minimize_runs)))
+        except MinimizeError as e:
+            errors.append(str(e))
+            regressions.append(os.path.relpath(e.regression))
     after_corpus = len(list(corpus.iterdir()))
     summary = Summary(name, elapsed, stats.get("number_of_executed_units", 0),
                       stats.get("average_exec_per_sec", 0), cov, ft, after_corpus, after_corpus - before_corpus,
-                      regressions, sorted(set(_NOT_RUN.findall(text))), rc)
+                      regressions, sorted(set(_NOT_RUN.findall(text))), rc, errors)
     (artifacts / "summary.json").write_text(json.dumps(summary._asdict(), indent=1))
     return summary
 

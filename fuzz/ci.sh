@@ -7,16 +7,13 @@
 # (~30 s) make the step about 10 minutes on a 2-core machine; FUZZ_TIME scales it.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
-PY=${PYTHON:-python3}
+PY=${PYTHON:-.venv/bin/python}
+export PATH="${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 
-as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-if ! command -v clang >/dev/null; then
-  as_root apt-get update -qq && as_root apt-get install -y -qq clang llvm || exit 2
-fi
-# atheris, and the build requirements of pyproject.toml: the instrumented build runs setup.py
-# with this interpreter (a venv made by `pip install -e .` has no Cython of its own).
-"$PY" -c 'import atheris, Cython, setuptools' 2>/dev/null ||
-  "$PY" -m pip install -q atheris==3.0.0 'Cython>=3.0' 'setuptools>=68' wheel || exit 2
+# clang, llvm, libclang-rt with apt; the [fuzz] extra (atheris, and the instrumented build's
+# requirements: it runs setup.py with this interpreter) into $PY. libFuzzer's helpers run with
+# $PY too (fuzz/launcher.py), whatever python3 is on PATH.
+ci/fuzz-deps.sh "$PY" || exit 2
 "$PY" -c 'import chunkers' 2>/dev/null || "$PY" setup.py -q build_ext --inplace || exit 2
 
 "$PY" -m fuzz build || exit 2

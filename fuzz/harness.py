@@ -109,6 +109,8 @@ def main(test_one_input, instrument=()) -> None:
     """
     import atheris
 
+    from fuzz.launcher import libfuzzer_argv
+
     _instrument(instrument)
-    atheris.Setup(sys.argv, test_one_input)
+    atheris.Setup(libfuzzer_argv(sys.argv), test_one_input)
     atheris.Fuzz()

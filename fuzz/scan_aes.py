@@ -36,7 +36,11 @@ from fuzz.input import Input
 from fuzz.scan_case import KEYS, U64, ScanFamily, data, place, plant, plant_at
 
 WINDOW = 64                 # spec 06 §1
-MAX_SPAN = 1 << 13          # bytes per case: 16 evp batches, 1000 groups
+# Bytes per case: the window, two evp batches (512 positions each) and the farthest plant (1023) + 1.
+MAX_SPAN = WINDOW + 1088
+# Spans up to this many positions are also checked against the model (pure-Python AES per position):
+# every group split (8), the two-lane start and the tails of the first groups.
+MODEL_MAX = 40
 GOLDILOCKS_P = (1 << 64) - (1 << 32) + 1
 SPECIAL_K = (0, 1, 2, GOLDILOCKS_P - 1, GOLDILOCKS_P - 2, 1 << 32, (1 << 32) - 1, 1 << 63)
 KEY_KINDS = ("fixed", "fixed", "fixed", "key", "material")     # fixed keys for 3 of 5 choices
@@ -143,7 +147,7 @@ def _seeds(name: str):
         for bits in (0, 1, 2, 8, 20, 40, 48, 64):
             out.append(dict(mask_bits=bits, state_kind="any", state=0x0123456789ABCDEF, skip=7,
                             data=inputs.lcg(600)))
-        out.append(dict(mask_kind="any", mask=0xF0F0F0F00000000F, data=inputs.lcg(2000)))
+        out.append(dict(mask_kind="any", mask=0xF0F0F0F00000000F, data=inputs.lcg(MAX_SPAN)))
         # a cut planted at every position of the last two groups and the tail, for every length
         # 8..35 (group starts at 10, 18, 26, 34 positions), and at each lane of the first groups
         for n in range(8, 36):
@@ -181,6 +185,7 @@ def _material_seeds(name: str) -> list:
 
 FAMILIES = {
     chunker.replace("-", "_"): ScanFamily(chunker.replace("-", "_"), _decode(chunker), _run, _model,
-                                          lambda case: case[5], _seeds(chunker), kernels="aes", reference="evp")
+                                          lambda case: case[5], _seeds(chunker), kernels="aes", reference="evp",
+                                          model_max=MODEL_MAX)
     for chunker in ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
 }

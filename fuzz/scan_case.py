@@ -19,6 +19,10 @@ from fuzz.input import Input
 U64 = (1 << 64) - 1
 MAX_SPAN = 1 << 16          # bytes; longer data is truncated
 MODEL_MAX = 256             # spans up to this length are also checked against the model
+# Scan positions per case (fastcdc, buzhash64). The kernels have no structure above their 8..64-byte
+# blocks and the tail: 1024 positions are 16..128 blocks plus every tail, and keep a case's cost
+# under the sanitizers (linear in its length) small enough for a high exec/s.
+MAX_POSITIONS = 1024
 KEYS = (bytes(32), bytes(range(32)), b"\xff" * 32, hashlib.sha256(b"fuzz").digest())
 
 _arena = GuardedArena(MAX_SPAN + 64)
@@ -33,7 +37,8 @@ class ScanFamily(NamedTuple):
     case); ``span(case)`` the scanned length; ``seeds() -> list of field
     dicts`` (see fuzz.input.Script); ``kernels``: the family's name in the
     kernel registry (chunkers.registry; default: ``name``); ``reference``:
-    the portable kernel every other kernel is compared with.
+    the portable kernel every other kernel is compared with; ``model_max``:
+    the longest span (positions) also checked against the model.
     """
 
     name: str
@@ -44,6 +49,7 @@ class ScanFamily(NamedTuple):
     seeds: Callable
     kernels: str = ""
     reference: str = "scalar"
+    model_max: int = MODEL_MAX
 
     @property
     def registry_family(self) -> str:

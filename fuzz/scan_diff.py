@@ -20,33 +20,36 @@ fuzz/scan_diff_<family>.py like scan_diff_fastcdc.py; the kernels come from
 from __future__ import annotations
 
 import functools
+from array import array
 
 from fuzz import scan_aes
 from fuzz.harness import check, kernel_inventory, model, report_not_run
 from fuzz.input import Input, script
-from fuzz.scan_case import KEYS, MODEL_MAX, U64, ScanFamily, data, mask, place, plant, plant_at
+from fuzz.scan_case import KEYS, MAX_POSITIONS, U64, ScanFamily, data, mask, place, plant, plant_at
 
 WINDOWS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095)
 
 
-def table(inp: Input, keyed) -> tuple:
-    """A 256-entry u64 table: the family's keyed table for one of KEYS (cached),
+def table(inp: Input, keyed) -> array:
+    """A 256-entry u64 table as ``array('Q')`` (the scans copy it at once, no
+    per-entry conversion): the family's keyed table for one of KEYS (cached),
     or, for a fuzzer key, the cheap fastcdc Gear derivation (kernels must be
     exact for any table; buzhash64's balanced derivation costs ~16k CSPRNG
-    draws); then up to 4 entries overwritten by fuzzer values."""
+    draws); then up to 4 entries overwritten by fuzzer values (in a copy:
+    the cached arrays are never written)."""
     t = _gear(inp.bytes("key", 32)) if inp.bool("custom_key") else keyed(inp.choice("key_index", KEYS))
     n = inp.int("overrides", 0, 4)
     if n:
-        t = list(t)
+        t = array("Q", t)
         for _ in range(n):
             t[inp.int("override_index", 0, 255)] = inp.int("override_value", 0, U64)
-    return tuple(t)
+    return t
 
 
 @functools.lru_cache(maxsize=64)
-def _gear(key: bytes) -> tuple:
+def _gear(key: bytes) -> array:
     from chunkers.fastcdc import gear_table
-    return tuple(gear_table(key))
+    return array("Q", gear_table(key))
 
 
 # fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
@@ -63,7 +66,7 @@ def _fastcdc_decode(inp: Input):
     m = mask(inp)
     state = inp.int("state", 0, U64)
     where = plant_at(inp)
-    span = data(inp)
+    span = data(inp, MAX_POSITIONS)
     m = plant(m, where, len(span), lambda q: _fastcdc_state_at(gear, span, state, q))
     return gear, span, state, m
 
@@ -82,7 +85,7 @@ def _fastcdc_model(mod, case):
 def _fastcdc_seeds():
     from conformance import inputs
     out = []
-    for n in (0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 100, 8191, 8193):
+    for n in (0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 100, 1023, 1024):
         out.append(dict(mask_kind="high", mask_bits=8, data=inputs.sha_ctr(n)))
     for bits in (1, 6, 7, 8, 9, 13, 20, 48, 64):
         out.append(dict(mask_kind="high", mask_bits=bits, state=0x0123456789ABCDEF, data=inputs.lcg(300)))
@@ -106,16 +109,16 @@ def _fastcdc_seeds():
 # buzhash64 (spec 03): window w, data holds pr[0 .. n+w-1]; state = hash of the window at pr[0].
 
 @functools.lru_cache(maxsize=len(KEYS))
-def _bz_table(key: bytes) -> tuple:
+def _bz_table(key: bytes) -> array:
     from chunkers.buzhash64 import table as bz_table
-    return tuple(bz_table(key))
+    return array("Q", bz_table(key))
 
 
 class _ModelRotated:
     """The model's Trot[x] = rotl64(T[x], w) (spec 03 §4), computed per lookup:
     a short model scan reads a few entries, building all 256 costs more."""
 
-    def __init__(self, mod, t: tuple, w: int):
+    def __init__(self, mod, t, w: int):
         self.rotl64, self.t, self.w = mod.buzhash64.rotl64, t, w
 
     def __getitem__(self, x: int) -> int:
@@ -137,7 +140,7 @@ def _buzhash64_decode(inp: Input):
     state_kind = inp.choice("state_kind", ("window", "any", "match"))
     state = inp.int("state", 0, U64)
     where = plant_at(inp)
-    span = data(inp)
+    span = data(inp, MAX_POSITIONS + w - 1)
     if len(span) < w:                           # the scan needs a whole first window
         w = max(1, len(span))
         span = span if len(span) else place(b"\0")
@@ -194,10 +197,27 @@ FAMILIES = {
 }
 
 
+def _resolve_once() -> None:
+    """Let chunkers' ``scan`` functions resolve each kernel name once per process.
+
+    They call chunkers.registry.resolve on every call (CPU features and the
+    environment again: ~10 us under the sanitizers, a tenth of a small case's
+    cost). A target runs with a fixed environment, so a memo gives the same
+    answers (errors are not memoized)."""
+    import chunkers.aes
+    import chunkers.buzhash64
+    import chunkers.fastcdc
+    from chunkers import registry
+    memo = functools.lru_cache(maxsize=None)(registry.resolve)
+    for mod in (chunkers.fastcdc, chunkers.buzhash64, chunkers.aes):
+        mod.resolve = memo
+
+
 def target(family: str):
     """``(TestOneInput, decode, seeds)`` of the target ``scan_diff_<family>``."""
     fam = FAMILIES[family]
     name = f"scan_diff_{family}"
+    _resolve_once()
     report_not_run(name, fam.registry_family)
     kernels = [k for k in kernel_inventory(fam.registry_family)[0] if k != fam.reference]
     ref_name = fam.reference
@@ -210,7 +230,7 @@ def target(family: str):
             check(got == ref, lambda: f"{name}: kernel {k!r} gave {got}, {ref_name} gave {ref} "
                                       f"(span {fam.span(case)} positions)")
         m = model()
-        if m is not None and fam.span(case) <= MODEL_MAX:
+        if m is not None and fam.span(case) <= fam.model_max:
             want = fam.model(m, case)
             check(want is None or tuple(want) == tuple(ref),
                   lambda: f"{name}: {ref_name} gave {ref}, the model {want}")

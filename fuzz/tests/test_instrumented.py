@@ -73,7 +73,9 @@ def scratch_roots(monkeypatch, tmp_path):
     return tmp_path
 
 
-def test_campaign_minimizes_a_finding_into_a_regression(monkeypatch, scratch_roots):
+@pytest.fixture
+def planted(monkeypatch, scratch_roots):
+    """The test-only target fuzz/tests/data/planted_crash.py registered as ``planted_crash``."""
     planted = targets.FUZZ_DIR / "tests" / "data" / "planted_crash.py"
     spec = importlib.util.spec_from_file_location("planted_crash", planted)
     mod = importlib.util.module_from_spec(spec)
@@ -81,13 +83,58 @@ def test_campaign_minimizes_a_finding_into_a_regression(monkeypatch, scratch_roo
     monkeypatch.setitem(targets.TARGETS, "planted_crash", targets.Target(max_len=64))
     monkeypatch.setattr(targets, "path", lambda name: planted)
     monkeypatch.setattr(targets, "load", lambda name: mod)
-    s = campaign.run("planted_crash", seconds=20, minimize_seconds=5)
-    assert not s.ok and len(s.findings) == 1, s.text()
-    found = list((scratch_roots / "REGRESSION_ROOT" / "planted_crash").iterdir())
+    return scratch_roots / "REGRESSION_ROOT" / "planted_crash"
+
+
+@pytest.fixture
+def path_without_atheris(monkeypatch, tmp_path):
+    """PATH whose first ``python3`` cannot import atheris (as on a fresh CI machine
+    where the venv is not on PATH): libFuzzer's helpers must not depend on it."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    fake = bin_dir / "python3"
+    fake.write_text("#!/bin/sh\necho 'python3 from PATH: no atheris here' >&2\nexit 1\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
+
+
+# Bounded by runs (campaign and each minimization step), never by wall time: a loaded machine only
+# makes it slower.
+def test_campaign_minimizes_a_finding_into_a_regression(planted, path_without_atheris):
+    s = campaign.run("planted_crash", seconds=0, runs=500, minimize_runs=20000)
+    assert len(s.findings) == 1 and not s.errors, s.text()
+    found = list(planted.iterdir())
     assert len(found) == 1 and campaign.regression_input("planted_crash", found[0]) == b"FUZ"  # from 12 bytes
 
 
+def test_a_minimization_that_cannot_start_its_helpers_is_an_error(planted, monkeypatch):
+    # every helper libFuzzer starts runs this launcher, which cannot run the target
+    monkeypatch.setattr(campaign, "_libfuzzer", _broken_helpers(campaign._libfuzzer))
+    s = campaign.run("planted_crash", seconds=0, runs=500, minimize_runs=2000)
+    assert not s.ok and len(s.findings) == 1 and len(s.errors) == 1, s.text()
+    assert "minimizing crash-" in s.errors[0], s.errors
+    found = list(planted.iterdir())           # the finding is kept, unminimized
+    assert len(found) == 1 and campaign.regression_input("planted_crash", found[0]) == b"xxxxFUZZxxxx"
+
+
+def _broken_helpers(libfuzzer):
+    """campaign._libfuzzer whose minimization helpers are a launcher that exits 1 at start."""
+    def run(name, args, env, cwd, log, timeout):
+        if "-minimize_crash=1" in args:
+            bad = cwd / "broken-launcher"
+            bad.write_text("#!/bin/sh\necho 'cannot start the target' >&2\nexit 1\n")
+            bad.chmod(0o755)
+            env = dict(env, CHUNKERS_FUZZ_LAUNCHER=str(bad))
+        return libfuzzer(name, args, env, cwd, log, timeout)
+    return run
+
+
+def test_jobs_run_their_helpers_with_this_interpreter(scratch_roots, path_without_atheris):
+    s = campaign.run("params_parse", seconds=0, runs=300, jobs=2)
+    assert s.ok and s.execs >= 600, s.text()     # both workers fuzzed (300 runs each)
+
+
 def test_short_campaign_summary(scratch_roots):
-    s = campaign.run("params_parse", seconds=3)
+    s = campaign.run("params_parse", seconds=0, runs=300)
     assert s.ok, s.text()
     assert s.execs > 100 and s.execs_per_s > 0 and s.coverage_edges > 100 and s.corpus_entries > 0

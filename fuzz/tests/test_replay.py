@@ -36,6 +36,15 @@ def test_seeds(name):
         mod.TestOneInput(data)
 
 
+@pytest.mark.parametrize("name", list(targets.TARGETS))
+def test_seeds_fit_max_len(name):
+    """libFuzzer cuts a corpus input longer than -max_len when it loads it: such a
+    seed would lose its tail (the data, a planted cut) in every campaign."""
+    max_len = targets.TARGETS[name].max_len
+    long = sorted({len(s) for s in targets.load(name).seeds() if len(s) > max_len})
+    assert not long, f"{name}: seeds of {long} bytes exceed max_len={max_len}"
+
+
 @pytest.mark.parametrize("name,path", list(_cases()))
 def test_regression(name, path):
     data = path.read_bytes() if path.parent.parent == campaign.CORPUS_ROOT else campaign.regression_input(name, path)
