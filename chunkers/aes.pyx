@@ -81,6 +81,14 @@ cdef extern from "csrc/aes/uhf.h":
     uint64_t aes_roll(const aes_ctx *c, int kind, uint64_t d, const uint8_t *x)
     uint64_t aes_roll2(const aes_ctx *c, int kind, uint64_t d, const uint8_t *x)
 
+cdef extern from "csrc/aes/segments.h":
+    int AES_SEG_K
+    int AES_SEG_L
+
+SEGMENTS = (AES_SEG_K, AES_SEG_L)
+"""(chains, positions per segment) of the segment-parallel ``-seg`` paths (issue 13): spans of at
+least one block of K * L positions are scanned as K independent digest chains."""
+
 KERNELS = kernel_table(aes_kernels, aes_kernel_count)
 """(name, built, required CPU features) for every AES kernel known on this target."""
 

@@ -76,7 +76,17 @@ def _scan_buzhash64(kernel: str, data: memoryview) -> None:
             state = window_hash(t, data[pos:pos + w])
 
 
-SCANNERS = {"fastcdc": _scan_fastcdc, "buzhash64": _scan_buzhash64}
+def _scan_aes(kernel: str, data: memoryview) -> None:
+    """rabin-aes (the middle one in cost) over every byte; the digest chain carries over hits."""
+    from chunkers.aes import AESContext
+    ctx, m, pos = AESContext("rabin-aes", bytes(32)), mask(21, False), 64
+    state = ctx.digest(data[:64])
+    while pos < len(data):
+        r, state = ctx.scan(data, pos, len(data) - pos, state, m, kernel)
+        pos = len(data) if r < 0 else pos + r + 1
+
+
+SCANNERS = {"fastcdc": _scan_fastcdc, "buzhash64": _scan_buzhash64, "aes": _scan_aes}
 """Family -> function(kernel, data) scanning every byte once."""
 
 

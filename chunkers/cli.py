@@ -124,6 +124,9 @@ def cmd_kernels(args) -> int:
 def cmd_bench(args) -> int:
     if args.size < 1 or args.repeat < 1:
         raise UsageError(f"bench needs --size >= 1 and --repeat >= 1, got {args.size} and {args.repeat}")
+    if args.against:
+        from chunkers import bench_cli
+        return bench_cli.against_borg(args)
     bench_mod.run(size=args.size << 20, seed=args.seed, repeat=args.repeat, families=args.family,
                   scan=not args.no_scan, as_json=args.json)
     return 0
@@ -132,6 +135,7 @@ def cmd_bench(args) -> int:
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m chunkers", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
+    p.add_argument("--defaults", metavar="FILE", help="kernel defaults written by `tune` (sets CHUNKERS_DEFAULTS)")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("cut", help="cut files into chunks, one line per chunk as it is cut",
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
@@ -159,13 +163,20 @@ def parser() -> argparse.ArgumentParser:
                    help="only this family (repeatable; aes = the three AES chunkers)")
     b.add_argument("--no-scan", action="store_true", help="skip the scan-every-byte mode")
     b.add_argument("--json", action="store_true")
+    b.add_argument("--against", choices=["borg"], help="side by side with the importable borg.chunkers")
     b.set_defaults(func=cmd_bench)
+    from chunkers import bench_cli
+    bench_cli.add_tune(sub)
     return p
 
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     try:
+        if args.defaults is not None:
+            from chunkers import defaults
+            defaults.load(args.defaults)              # a bad file is a usage error before any work
+            os.environ[defaults.ENV] = args.defaults
         status = args.func(args)
         sys.stdout.flush()          # a closed pipe shows here for output still buffered
         return status

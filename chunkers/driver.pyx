@@ -361,6 +361,7 @@ cdef class _SparseReader:
 
     def __init__(self, fd, pos, owner):
         self.fd, self.owner = fd, owner
+        _advise_sequential(fd)
         self.pos = self.data_end = self.hole_end = pos
 
     def __call__(self, view):
@@ -402,11 +403,21 @@ cdef class _SparseReader:
             self.data_end = self.pos                             # at the end of the file
 
 
+def _advise_sequential(fd):
+    """Tell the OS the file is read once, front to back (POSIX_FADV_SEQUENTIAL: a larger
+    read-ahead window on Linux). Only a hint: pipes, ttys and systems without it are left as they are."""
+    try:
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_SEQUENTIAL)
+    except (AttributeError, OSError):
+        pass
+
+
 cdef class _FdReader:
     cdef int fd
 
     def __init__(self, fd):
         self.fd = fd
+        _advise_sequential(fd)
 
     def __call__(self, view):
         return os.readv(self.fd, [view])
@@ -417,6 +428,8 @@ cdef class _ReadintoReader:
 
     def __init__(self, f):
         self.readinto = f.readinto
+        if isinstance(getattr(f, "raw", f), io.FileIO):     # an OS file: the read-ahead hint applies
+            _advise_sequential(f.fileno())
 
     def __call__(self, view):
         got = self.readinto(view)

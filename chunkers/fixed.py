@@ -8,6 +8,9 @@ handling (sources, sparse files, all-zero chunks) is the common driver's.
 
 from __future__ import annotations
 
+import io
+import os
+
 from chunkers.driver import Chunk, all_zero, check_sparse, open_source
 from chunkers.registry import SINGLE, register_single, resolve
 from chunkers.params import check_fixed
@@ -54,7 +57,10 @@ class Fixed:
         ValueError when a read fails or a reader misbehaves.
         """
         src = open_source(source, self.sparse)
-        return self._memory(src) if isinstance(src, memoryview) else self._stream(src)
+        if isinstance(src, memoryview):
+            return self._memory(src)
+        read = None if self.sparse else _os_read(source)
+        return self._stream(src) if read is None else self._read_stream(read)
 
     def chunk_sizes(self, source) -> list[int]:
         """The chunk sizes in bytes, in stream order, of ``source`` (as for chunkify)."""
@@ -68,6 +74,15 @@ class Fixed:
             piece = view[pos:pos + want]
             yield Chunk(None, len(piece), True) if all_zero(piece) else Chunk(piece, len(piece), False)
             pos += len(piece)
+
+    def _read_stream(self, read):
+        """The stream of an OS file read as fresh bytes per chunk (no copy out of a staging buffer)."""
+        for want in self._wanted():
+            data = _read_full(read, want)
+            if data:
+                yield Chunk(None, len(data), True) if all_zero(data) else Chunk(data, len(data), False)
+            if len(data) < want:
+                return
 
     def _stream(self, reader):
         view = memoryview(bytearray(max(self.block_size, self.header_size)))
@@ -83,3 +98,28 @@ class Fixed:
                 yield Chunk(None, got, True) if all_zero(piece) else Chunk(bytes(piece), got, False)
             if got < want:
                 return
+
+
+def _read_full(read, want: int) -> bytes:
+    """``want`` bytes from ``read``, fewer only at the end of the stream; a short read (pipes,
+    signals) is topped up, which costs the one join it needs."""
+    parts, got = [], 0
+    while got < want:
+        data = read(want - got)
+        if data is None:
+            raise BlockingIOError("source has no data ready (non-blocking reader returned None)")
+        if not data:
+            break
+        parts.append(data)
+        got += len(data)
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def _os_read(source):
+    """``read(n) -> bytes`` reading straight into a new bytes object, for an int fd (os.read) or an
+    unbuffered / buffered OS file object (its C read); None for any other source."""
+    if isinstance(source, int) and not isinstance(source, bool):
+        return lambda n: os.read(source, n)
+    if type(source) in (io.FileIO, io.BufferedReader):
+        return source.read
+    return None

@@ -108,8 +108,16 @@ def _machine() -> str:
 
 def default(family: str) -> str:
     """The kernel used when none is named: the first runnable of the family's preference
-    list for this machine (measured defaults, see README)."""
+    list for this machine (measured defaults, see README), or the kernel that a defaults file
+    named by CHUNKERS_DEFAULTS sets (chunkers.defaults; ValueError if it cannot run here)."""
     fam = _family(family)
+    from chunkers import defaults as measured
+    name = measured.requested(family)
+    if name is not None:
+        reason = why_not(family, name)
+        if reason is not None:
+            raise ValueError(f"{measured.ENV}: the {family} default {name!r}: {reason}")
+        return name
     for name in fam.defaults.get(_machine(), fam.defaults["*"]) + ("scalar",):
         if why_not(family, name) is None:
             return name

@@ -120,7 +120,7 @@ def _true_states(rng: random.Random) -> list:
 def cases(seed: int) -> list:
     """The AES scan catalogue: the shared adversarial groups (spans, alignments, masks 1..48, patterns,
     lanes 0..7, last byte) over the three chunkers, plus first hits at every lane 0..33 from odd and even
-    starts, goldilocks edge points and true start states."""
+    starts, goldilocks edge points, true start states and the segment cases (conformance.aes_segments)."""
     rng = random.Random(seed + 3)
 
     def make(group, key, data, align, state, mask):
@@ -132,4 +132,5 @@ def cases(seed: int) -> list:
     out = families._common_cases("aes", seed, make) + families._lane_cases("aes", seed, make)
     for chunker in CHUNKERS:
         out += _plant_lanes(rng, chunker)
-    return out + _edge_k(rng) + _true_states(rng)
+    from conformance import aes_segments
+    return out + _edge_k(rng) + _true_states(rng) + aes_segments.cases(seed)

@@ -44,6 +44,9 @@ FREESTANDING = {
         "vaes": Entry(("aes/vaes.c",), "aes_scan_vaes"),
         "vaes256": Entry(("aes/vaes256.c",), "aes_scan_vaes256"),
         "aes-ni": Entry(("aes/aesni.c",), "aes_scan_aesni"),
+        "vaes-seg": Entry(("aes/vaes_seg.c", "aes/vaes.c"), "aes_scan_vaes_seg"),
+        "vaes256-seg": Entry(("aes/vaes256_seg.c", "aes/vaes256.c"), "aes_scan_vaes256_seg"),
+        "aes-ni-seg": Entry(("aes/aesni_seg.c", "aes/aesni.c"), "aes_scan_aesni_seg"),
     },
 }
 """family -> kernel -> Entry, for every x86-64 kernel the emulator can run."""

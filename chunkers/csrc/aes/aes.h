@@ -50,6 +50,10 @@ int64_t aes_scan_evp(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st,
 int64_t aes_scan_aesni(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
 int64_t aes_scan_vaes256(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
 int64_t aes_scan_vaes(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
+/* segment-parallel forms (segments.h, issue 13) */
+int64_t aes_scan_aesni_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
+int64_t aes_scan_vaes256_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
+int64_t aes_scan_vaes_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
 #endif
 #if CK_AARCH64
 int64_t aes_scan_arm64(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);

@@ -1,0 +1,107 @@
+"""Measured kernel defaults for this machine (``python -m chunkers tune``), honoured only when asked.
+
+``tune`` measures every runnable kernel of each family interleaved and
+repeated (:func:`measure`: rounds of one run per kernel in turn, best run per
+kernel, so a loaded machine slows every kernel alike rather than one) and
+writes a JSON defaults file::
+
+    {"format": "chunkers-defaults/1", "cpu": "<model name>", "machine": "x86_64",
+     "features": [...], "defaults": {"fastcdc": "scalar", "aes": "vaes256-seg", ...},
+     "mb_s": {"fastcdc": {"scalar": 4645.0, ...}, ...}}
+
+Selection (chunkers.registry.default) uses the file only when the environment
+variable CHUNKERS_DEFAULTS names it (or the CLI's ``--defaults FILE`` sets
+that); there is no silent run-time guess. A named kernel (``kernel=`` or the
+family's variable) still wins over the file. The file must come from this
+machine kind: a default that cannot run here or a malformed file is an error (ValueError with the path and the reason), never ignored.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import random
+import time
+
+ENV = "CHUNKERS_DEFAULTS"
+"""Environment variable naming a defaults file written by ``python -m chunkers tune``."""
+FORMAT = "chunkers-defaults/1"
+
+TUNE_PARAMS = {
+    "fastcdc": "fastcdc,19,23,21,2",
+    "buzhash64": "buzhash64,19,23,21,4095,2",
+    "aes": "rabin-aes,19,23,21,2",
+}
+"""Family -> params of the chunk-mode run that decides its default (the AES kernels serve all
+three AES chunkers; rabin-aes is the middle one in cost)."""
+
+
+def cpu_model() -> str:
+    """The CPU model name from /proc/cpuinfo (platform.processor() elsewhere), '' if unknown."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor()
+
+
+def measure(size: int = 16 << 20, rounds: int = 7, seed: int = 0, families=None, progress=None) -> dict:
+    """family -> kernel -> best MB/s of chunking ``size`` seeded random bytes in memory,
+    over ``rounds`` interleaved rounds (each round runs every kernel once, in turn)."""
+    import chunkers
+    data = memoryview(random.Random(seed).randbytes(size))
+    runs = [(k.family, k.kernel) for k in chunkers.kernels()
+            if k.runs and k.family in TUNE_PARAMS and (not families or k.family in families)]
+    made = {fk: chunkers.make_chunker(TUNE_PARAMS[fk[0]], kernel=fk[1]) for fk in runs}
+    best = {fk: float("inf") for fk in runs}
+    for r in range(rounds):
+        if progress:
+            progress(f"round {r + 1}/{rounds}")
+        for fk in runs:
+            t = time.perf_counter()
+            for _ in made[fk].chunkify(data):
+                pass
+            best[fk] = min(best[fk], time.perf_counter() - t)
+    out: dict = {}
+    for (family, kernel), secs in best.items():
+        out.setdefault(family, {})[kernel] = round(size / secs / 1e6, 1)
+    return out
+
+
+def document(mb_s: dict) -> dict:
+    """The defaults file for measurements ``mb_s`` (the fastest kernel per family)."""
+    from chunkers.driver import cpu_features
+    return {"format": FORMAT, "cpu": cpu_model(), "machine": platform.machine(),
+            "features": sorted(cpu_features()),
+            "defaults": {f: max(ks, key=ks.get) for f, ks in sorted(mb_s.items())}, "mb_s": mb_s}
+
+
+def write(path: str, doc: dict) -> None:
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=2)
+        f.write("\n")
+
+
+def load(path: str) -> dict:
+    """family -> kernel from a defaults file; ValueError (with the path) if it is unreadable or malformed."""
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"{ENV}={path!r}: cannot read the defaults file ({e})") from None
+    defaults = doc.get("defaults") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(defaults, dict) or \
+            not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
+        raise ValueError(f"{ENV}={path!r}: not a {FORMAT} file (write one with `python -m chunkers tune`)")
+    return defaults
+
+
+def requested(family: str) -> str | None:
+    """The kernel the file named by CHUNKERS_DEFAULTS sets for ``family``, or None when the variable is
+    unset or empty or the file does not mention the family."""
+    path = os.environ.get(ENV, "")
+    return load(path).get(family) if path else None

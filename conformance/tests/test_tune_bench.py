@@ -1,0 +1,89 @@
+"""`python -m chunkers tune` defaults files (chunkers.defaults) and the arithmetic of
+`bench --against borg` (chunkers.bench_borg). No timings are asserted: tune runs on a
+tiny input only to check the file it writes, and the ratio tables get fixed rows."""
+
+import json
+
+import pytest
+
+import chunkers
+from chunkers import bench_borg, cli, defaults
+from chunkers.registry import resolve
+
+pytestmark = pytest.mark.ours_only
+
+
+def _runnable(family):
+    return [k.kernel for k in chunkers.kernels() if k.family == family and k.runs]
+
+
+def test_defaults_file_is_honoured_only_when_named(tmp_path, monkeypatch):
+    monkeypatch.delenv(defaults.ENV, raising=False)
+    monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
+    plain = resolve("aes")
+    other = next(k for k in _runnable("aes") if k != plain)    # evp always runs, so there is another
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": other}}))
+    assert resolve("aes") == plain                              # a file nobody named changes nothing
+    monkeypatch.setenv(defaults.ENV, str(path))
+    assert resolve("aes") == other
+    assert resolve("aes", plain) == plain                       # a named kernel still wins
+    monkeypatch.setenv("CHUNKERS_AES_KERNEL", plain)
+    assert resolve("aes") == plain
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json", "cannot read the defaults file"),
+    (json.dumps({"format": "other", "defaults": {}}), "not a chunkers-defaults/1 file"),
+    (json.dumps({"format": defaults.FORMAT, "defaults": {"aes": 3}}), "not a chunkers-defaults/1 file"),
+    (json.dumps({"format": defaults.FORMAT, "defaults": {"aes": "no-such-kernel"}}), "not a kernel"),
+])
+def test_bad_defaults_file_is_an_error_not_ignored(tmp_path, monkeypatch, content, message):
+    path = tmp_path / "d.json"
+    path.write_text(content)
+    monkeypatch.setenv(defaults.ENV, str(path))
+    monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
+    with pytest.raises(ValueError, match=message):
+        resolve("aes")
+
+
+def test_missing_defaults_file_exits_2(tmp_path, capsys):
+    assert cli.main(["--defaults", str(tmp_path / "none.json"), "kernels"]) == 2
+    assert "cannot read the defaults file" in capsys.readouterr().err
+
+
+def test_tune_writes_a_file_that_selection_uses(tmp_path, monkeypatch):
+    out = tmp_path / "tuned.json"
+    assert cli.main(["tune", "--out", str(out), "--size", "1", "--rounds", "1", "--json"]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["format"] == defaults.FORMAT and set(doc["defaults"]) == set(defaults.TUNE_PARAMS)
+    for family, kernel in doc["defaults"].items():
+        assert kernel in _runnable(family) and set(doc["mb_s"][family]) == set(_runnable(family))
+        monkeypatch.setenv(defaults.ENV, str(out))
+        monkeypatch.delenv(f"CHUNKERS_{family.upper()}_KERNEL", raising=False)
+        assert resolve(family) == kernel
+
+
+def test_ratios_per_kernel_and_best_against_best():
+    rows = [{"chunker": "fastcdc", "impl": i, "kernel": k, "feed": f, "mb_s": v}
+            for i, k, v in (("ours", "scalar", 300.0), ("ours", "seg", 900.0), ("borg", "scalar", 200.0),
+                            ("borg", "avx2", 450.0)) for f in bench_borg.FEEDS]
+    got = {(r["feed"], r["ours"], r["borg"]): r["ratio"] for r in bench_borg.ratios(rows)}
+    assert got == {(f, o, b): v for f in bench_borg.FEEDS
+                   for o, b, v in (("scalar", "scalar", 1.5), ("best: seg", "best: avx2", 2.0))}
+
+
+def test_scan_ratios_against_the_sequential_chain():
+    rows = [{"family": f, "kernel": k, "mode": "scan", "params": "", "mb_s": v}
+            for f, k, v in (("fastcdc", "scalar", 100.0), ("fastcdc", "avx2", 250.0),
+                            ("aes", "vaes256", 400.0), ("aes", "vaes256-seg", 600.0), ("aes", "evp", 50.0))]
+    got = {(r["family"], r["kernel"], r["sequential"]): r["ratio"] for r in bench_borg.scan_vs_sequential(rows)}
+    assert got == {("fastcdc", "avx2", "scalar"): 2.5, ("aes", "vaes256-seg", "vaes256"): 1.5}
+
+
+def test_against_borg_without_borg_is_a_usage_error(monkeypatch, capsys):
+    def missing():
+        raise ImportError("--against borg needs borg importable here")
+    monkeypatch.setattr(bench_borg, "borg_module", missing)
+    assert cli.main(["bench", "--against", "borg", "--size", "1"]) == 2
+    assert "needs borg" in capsys.readouterr().err
