@@ -27,16 +27,16 @@ def _names(family):
 def test_inventory_lists_platform_names(family):
     import platform
     names = _names(family)
-    assert names[-2:] == ["blockwise", "scalar"]
+    assert names[-3:] == ["seg4", "blockwise", "scalar"]
     if platform.machine() in ("x86_64", "AMD64"):
-        assert names == ["avx512", "avx2", "blockwise", "scalar"]
+        assert names == ["avx512", "avx2", "seg4", "blockwise", "scalar"]
     elif platform.machine() in ("aarch64", "arm64"):
-        assert names == ["neon", "blockwise", "scalar"]
+        assert names == ["neon", "seg4", "blockwise", "scalar"]
     rows = [r for r in chunkers.kernels() if r.family == family]
     assert sum(r.default for r in rows) == 1
     for r in rows:
         assert r.runs == (r.reason is None)
-        if r.kernel in ("scalar", "blockwise"):
+        if r.kernel in ("scalar", "blockwise", "seg4"):
             assert r.runs, "the portable kernels always run"
 
 

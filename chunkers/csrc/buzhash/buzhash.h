@@ -26,24 +26,11 @@ static inline uint32_t buzhash_rotl(uint32_t x, unsigned k)
  * than n steps were made and (sum & mask) != 0, roll with out byte pr[j] and
  * in byte pa[j] = pr[j + w]. Returns the steps j; *sum is the hash of the
  * window at pr[j] (matched if j < n, untested if j == n). Neither pointer is
- * read at index n or beyond. Every kernel returns what buzhash_seq returns. */
+ * read at index n or beyond. Every kernel returns what buzhash_scan_single returns. */
 typedef size_t (*buzhash_scan_fn)(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa,
                                   size_t n, uint32_t *sum, uint32_t mask);
 
 /* The sequential loop (spec 04 A.5): the reference and the seg4 tail. */
-static inline size_t buzhash_seq(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa,
-                                 size_t n, uint32_t *sump, uint32_t mask)
-{
-    uint32_t s = *sump;
-    size_t j = 0;
-    while (j < n && (s & mask)) {
-        s = buzhash_rotl(s, 1) ^ tr[pr[j]] ^ t[pa[j]];
-        j++;
-    }
-    *sump = s;
-    return j;
-}
-
 size_t buzhash_scan_single(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
                            uint32_t *sum, uint32_t mask);
 size_t buzhash_scan_seg4(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,

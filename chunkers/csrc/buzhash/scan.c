@@ -6,7 +6,14 @@
 size_t buzhash_scan_single(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
                            uint32_t *sum, uint32_t mask)
 {
-    return buzhash_seq(t, tr, pr, pa, n, sum, mask);
+    uint32_t s = *sum;
+    size_t j = 0;
+    while (j < n && (s & mask)) {
+        s = buzhash_rotl(s, 1) ^ tr[pr[j]] ^ t[pa[j]];
+        j++;
+    }
+    *sum = s;
+    return j;
 }
 
 static uint64_t window_hash(const void *ctx, const uint8_t *win)
