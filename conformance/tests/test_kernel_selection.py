@@ -87,7 +87,7 @@ def test_cpu_lacks_feature(family, monkeypatch):
         FAMILY_CLASS[family](vector)
     assert K.NO_CPU in str(e.value) and repr(vector) in str(e.value)
     assert "lacks avx" in str(e.value)
-    assert str(e.value).endswith("Valid values here: blockwise, scalar")   # only what runs here
+    assert str(e.value).endswith("Valid values here: seg4, blockwise, scalar")   # only what runs here
     # the default then falls to a portable kernel, by the documented preference order
     assert FAMILY_CLASS[family]().kernel in ("blockwise", "scalar")
 
