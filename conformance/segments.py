@@ -28,9 +28,13 @@ FASTCDC_LEN, FASTCDC_MIN, GEAR_WINDOW = 4096, 256, 64
 ROLL_LEN, ROLL_MIN = 16384, 256
 """Windowed families: least steps per segment (16 windows if more), fewest (2 windows if more)."""
 
-SEG_WINDOWS = (1, 64, 4095, 16383)
+SEG_WINDOWS = (1, 64, 4095, 8191)
 """Windows of the windowed seg groups: tiny, one word, the catalogue's largest, and one past
 the point where the segment length grows with the window (16 * w > ROLL_LEN)."""
+
+CASE_BYTES_MAX = (1 << 20) - 64
+"""Longest case input (bytes, window included): the emulated tiers' input area (conformance.emulate,
+1 MiB) less the alignment offset; longer threshold spans are left out."""
 
 PLANT_WIDTH = 8
 """Mask width of planted cases: a random blob hits a given step with probability 2**-8."""
@@ -173,7 +177,7 @@ def cases(family: str, seed: int) -> list:
     bits = 32 if family == "buzhash" else 64
     out = []
     for window in (0,) if family == "fastcdc" else SEG_WINDOWS:
-        for n in threshold_spans(family, window):
+        for n in (n for n in threshold_spans(family, window) if n + window <= CASE_BYTES_MAX):
             # sparse hits, and none (the exit state counts); one of each for the longest spans
             for width in (PLANT_WIDTH + 8, 40)[window >= 4095:]:
                 mask = mask_of(width, family == "fastcdc") & ((1 << bits) - 1) or (1 << bits) - 1

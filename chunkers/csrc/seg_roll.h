@@ -23,8 +23,8 @@
  * seg_roll_min(w) steps; shorter spans and the tail (fewer than 4 steps)
  * take the sequential loop. conformance/segments.py mirrors this.
  *
- * Include with SEG_WORD (state type), SEG_ROTL (its rotate-left), SEG_SEQ
- * (the family's sequential loop) and SEG_FN (the kernel's name) defined;
+ * Include with SEG_WORD (state type), SEG_ROTL (its rotate-left) and SEG_FN
+ * (the kernel's name) defined; only this code runs (no other kernel is called);
  * defines SEG_FN with the family's windowed scan signature. */
 #include <stddef.h>
 #include <stdint.h>
@@ -114,5 +114,9 @@ size_t SEG_FN(const SEG_WORD *t, const SEG_WORD *tr, const uint8_t *pr, const ui
             return done + r;
         done += 4 * len;
     }
-    return done + SEG_SEQ(t, tr, pr + done, pa + done, n - done, sump, m);
+    SEG_WORD s = *sump;   /* the sequential loop (spec 03 §5) for the rest */
+    for (; done < n && (s & m); done++)
+        s = SEG_ROTL(s, 1) ^ tr[pr[done]] ^ t[pa[done]];
+    *sump = s;
+    return done;
 }

@@ -4,6 +4,5 @@
 
 #define SEG_WORD uint32_t
 #define SEG_ROTL buzhash_rotl
-#define SEG_SEQ buzhash_scan_single
 #define SEG_FN buzhash_scan_seg4
 #include "../seg_roll.h"

@@ -4,6 +4,5 @@
 
 #define SEG_WORD uint64_t
 #define SEG_ROTL buzhash64_rotl
-#define SEG_SEQ buzhash64_seq
 #define SEG_FN buzhash64_scan_seg4
 #include "../seg_roll.h"

@@ -16,8 +16,8 @@
  * the answer unless chain 0 hits first in the bytes between, which are
  * rescanned from chain 0's exact state (recursively, with shorter rounds).
  * Without a hit the exit state is that of the last chain, which ends the
- * round. Spans shorter than K * FASTCDC_SEG_MIN go to the sequential loop,
- * as does the tail (fewer than K bytes) after the last round.
+ * round. Spans shorter than K * FASTCDC_SEG_MIN go to the sequential loop
+ * (fastcdc_seq), as does the tail (fewer than K bytes) after the last round.
  *
  * Geometry (measured, README "Benchmarks"): K = 4 chains, rounds of 4
  * segments of FASTCDC_SEG_LEN bytes; the last round of a span splits what
@@ -69,6 +69,7 @@ int64_t fastcdc_scan_seg4(const uint64_t *gear, const uint8_t *p, size_t n, uint
             return (int64_t)done + r;
         done += 4 * len;
     }
-    const int64_t r = fastcdc_scan_scalar(gear, p + done, n - done, fpp, mask);
+    /* The sequential loop inline, not the scalar kernel: only seg4's own code runs. */
+    const int64_t r = fastcdc_seq(gear, p + done, n - done, fpp, mask);
     return r >= 0 ? (int64_t)done + r : -1;
 }
