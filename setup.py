@@ -36,7 +36,7 @@ extensions = [
     extension("driver", "driver.c", "cpu.c"),
     extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
     extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
-    extension("buzhash", "buzhash/*.c"),
+    extension("buzhash", "buzhash/*.c", "provenance.c"),
     extension("aes", "aes/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
 ]
 

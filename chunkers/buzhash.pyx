@@ -3,31 +3,46 @@
 
 A seeded copy of borg's fixed public table, a u32 rolling window hash,
 low-bit masks and the windowed test-then-roll driver without normalized
-chunking. A single implementation (``kernel`` is ``"single"``); see
-csrc/buzhash/.
+chunking. Kernels: ``single`` (borg's sequential loop, the reference) and
+``seg4`` (segment-parallel, portable C); see csrc/buzhash/.
 """
 
 from libc.stdint cimport uint8_t, uint32_t
-from chunkers._native cimport ck_scanner
-from chunkers.driver cimport Chunker
+from chunkers._native cimport ck_kernel, ck_scanner
+from chunkers.driver cimport Chunker, kernel_table, kernel_index
 from chunkers.driver import check_sparse
 
-from chunkers.registry import SINGLE, register_single, resolve
+from chunkers.registry import Family, register, resolve
+
+include "provenance.pxi"
 from chunkers.params import Masks, check_common, check_seed, check_window, mask
 
 cdef extern from "csrc/buzhash/buzhash.h":
+    ctypedef size_t (*buzhash_scan_fn)(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa,
+                                       size_t n, uint32_t *sum, uint32_t mask)
     ctypedef struct buzhash_ctx:
         uint32_t table[256]
         uint32_t table_rot[256]
         size_t window
+        buzhash_scan_fn scan
     const uint32_t buzhash_base_table[256]
     void buzhash_init(buzhash_ctx *c, uint32_t seed, size_t window)
     uint32_t buzhash_window_hash(const uint32_t *table, const uint8_t *win, size_t w)
-    size_t buzhash_scan(const buzhash_ctx *c, const uint8_t *pr, const uint8_t *pa, size_t n, uint32_t *sum,
-                        uint32_t mask) nogil
     void buzhash_scanner(const buzhash_ctx *c, ck_scanner *sc)
+    const ck_kernel buzhash_kernels[]
+    const size_t buzhash_kernel_count
 
-register_single("buzhash")
+KERNELS = kernel_table(buzhash_kernels, buzhash_kernel_count)
+"""(name, built, required CPU features) for every legacy buzhash kernel."""
+
+# The default stays borg's loop until measurements say otherwise (README "Benchmarks").
+DEFAULTS = {"*": ("single",)}
+
+register(Family("buzhash", "CHUNKERS_BUZHASH_KERNEL", KERNELS, DEFAULTS))
+
+
+cdef buzhash_scan_fn _kernel(str name) except NULL:
+    return <buzhash_scan_fn>buzhash_kernels[kernel_index(buzhash_kernels, buzhash_kernel_count, name)].fn
 
 
 def base_table():
@@ -53,16 +68,19 @@ def window_hash(seed, window):
     return buzhash_window_hash(c.table, &w[0] if w.shape[0] else NULL, w.shape[0])
 
 
-def scan(seed, size_t window, data, uint32_t state, uint32_t mask):
-    """Run the scan loop (spec 04 A.5 with the contract of 03 §5 on u32).
+def scan(seed, size_t window, data, uint32_t state, uint32_t mask, kernel="single"):
+    """Run one scan kernel (spec 04 A.5 with the contract of 03 §5 on u32).
 
     ``data``: bytes-like holding pr[0 .. n+w-1] (the window at pr[0] and the
     n bytes that enter after it), so ``n = len(data) - window`` steps;
     ``state``: hash of the window at pr[0]; ``mask``: any u32. Returns ``(j,
     exit_state)``: j steps were made and exit_state is the hash of the window
     at pr[j]; it matches the mask if j < n and is untested if j == n.
-    Raises ValueError if window < 1 or data is shorter than the window.
+    ``kernel``: a kernel name (``single``, the reference, by default).
+    Raises ValueError if window < 1, data is shorter than the window or the
+    kernel cannot run here.
     """
+    cdef buzhash_scan_fn fn = _kernel(resolve("buzhash", kernel if kernel is not None else "single"))
     cdef buzhash_ctx c
     cdef const uint8_t[::1] d = memoryview(data).cast("B")
     if window < 1 or <size_t>d.shape[0] < window:
@@ -70,7 +88,7 @@ def scan(seed, size_t window, data, uint32_t state, uint32_t mask):
     buzhash_init(&c, check_seed(seed), window)
     cdef size_t n = d.shape[0] - window
     cdef uint32_t st = state
-    cdef size_t j = buzhash_scan(&c, &d[0], &d[window], n, &st, mask) if n else 0
+    cdef size_t j = fn(c.table, c.table_rot, &d[0], &d[window], n, &st, mask) if n else 0
     return j, st
 
 
@@ -84,8 +102,9 @@ cdef class BuzHash(Chunker):
     ``hash_window_size``: w bytes, w + 2**min + 1 <= 2**max (the constructor
     accepts even windows; the params string requires odd ones). ``sparse``:
     read file holes as zeros without reading them (spec 01 §8; never changes
-    the cuts). No normalized chunking, no scan kernels: ``kernel`` may be
-    None or ``"single"``, anything else raises ValueError. Raises
+    the cuts). No normalized chunking. ``kernel``: scan kernel name, else
+    $CHUNKERS_BUZHASH_KERNEL, else the default (``single``). Raises ValueError
+    for a kernel that cannot run here. Raises
     ParamsError (ValueError) for a rule of spec 01 §4.1 / 04 A.2, TypeError
     for non-int parameters, OverflowError for a seed outside the C int range.
     """
@@ -96,13 +115,14 @@ cdef class BuzHash(Chunker):
     def __init__(self, seed, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size, *, kernel=None,
                  sparse=False):
         self._check_fresh()
-        resolve("buzhash", kernel)
+        name = resolve("buzhash", kernel)
         check_window(hash_window_size, chunk_min_exp, chunk_max_exp)
         buzhash_init(&self.ctx, check_seed(seed), hash_window_size)
         min_size, max_size = check_common(chunk_min_exp, chunk_max_exp, hash_mask_bits, 0)
+        self.ctx.scan = _kernel(name)
         buzhash_scanner(&self.ctx, &self.scanner)
         self.seed = seed
-        self.kernel = SINGLE
+        self.kernel = name
         self.sparse = check_sparse(sparse)
         self.init_args = (seed, chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size)
         m = mask(hash_mask_bits, False) & 0xFFFFFFFF

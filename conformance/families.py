@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from conformance import catalogue, mask_shapes
+from conformance import catalogue, mask_shapes, segments
 from conformance.catalogue import ALIGNMENTS, MASK_WIDTHS, SPAN_LENGTHS
 
 KEYS = {"Z": bytes(32), "KS": bytes(range(32))}
@@ -193,7 +193,7 @@ def _lane_cases(family: str, seed: int, make_case) -> list:
 def _fastcdc_cases(seed: int) -> list:
     def make(group, key, data, align, state, mask):
         return ScanCase("fastcdc", group, key, data, align, state, mask)
-    return _common_cases("fastcdc", seed, make) + _lane_cases("fastcdc", seed, make)
+    return _common_cases("fastcdc", seed, make) + _lane_cases("fastcdc", seed, make) + segments.cases("fastcdc", seed)
 
 
 # ---------------------------------------------------------------- buzhash64
@@ -235,7 +235,7 @@ def _windowed_cases(family: str, seed: int, windows: tuple, bits: int) -> list:
 
 
 def _buzhash64_cases(seed: int) -> list:
-    return _windowed_cases("buzhash64", seed, BUZHASH64_WINDOWS, 64)
+    return _windowed_cases("buzhash64", seed, BUZHASH64_WINDOWS, 64) + segments.cases("buzhash64", seed)
 
 
 # ---------------------------------------------------------------- buzhash (legacy, 32-bit)
@@ -246,7 +246,7 @@ BUZHASH_WINDOWS = (1, 2, 31, 32, 33, 63, 64, 65, 4095)
 
 def _buzhash_run(case: ScanCase, kernel: str) -> tuple:
     from chunkers.buzhash import scan
-    return scan(seed_of(case.key), case.window, aligned(case.data, case.align), case.state, case.mask)
+    return scan(seed_of(case.key), case.window, aligned(case.data, case.align), case.state, case.mask, kernel)
 
 
 def _buzhash_model(case: ScanCase) -> tuple:
@@ -256,7 +256,7 @@ def _buzhash_model(case: ScanCase) -> tuple:
 
 
 def _buzhash_cases(seed: int) -> list:
-    return _windowed_cases("buzhash", seed, BUZHASH_WINDOWS, 32)
+    return _windowed_cases("buzhash", seed, BUZHASH_WINDOWS, 32) + segments.cases("buzhash", seed)
 
 
 # ---------------------------------------------------------------- aes (rabin-aes, goldilocks-aes, toeplitz-aes)

@@ -37,7 +37,7 @@ from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 
 CHUNKERS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "chunkers")
-REGISTRIES = ("fastcdc", "buzhash64", "aes")
+REGISTRIES = ("fastcdc", "buzhash64", "buzhash", "aes")
 """Extensions (chunkers/<name>.*.so) holding a kernel registry ``<name>_kernels``."""
 
 IMPLIES = {"avx512f": {"avx2"}, "avx2": {"avx", "sse4.1"}, "vaes": {"aes"}, "arm-aes": {"neon"}}

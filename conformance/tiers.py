@@ -37,10 +37,11 @@ from conformance.families import FAMILIES, scan_families
 
 PORTABLE = "portable"
 ALL_KERNELS = {
-    "fastcdc": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE, "scalar": PORTABLE},
-    "buzhash64": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "blockwise": PORTABLE,
+    "fastcdc": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "seg4": PORTABLE, "blockwise": PORTABLE,
+                "scalar": PORTABLE},
+    "buzhash64": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "seg4": PORTABLE, "blockwise": PORTABLE,
                   "scalar": PORTABLE},
-    "buzhash": {"single": PORTABLE},
+    "buzhash": {"seg4": PORTABLE, "single": PORTABLE},
     "fixed": {"single": PORTABLE},
     "aes": {"vaes-seg": "x86-64", "vaes256-seg": "x86-64", "aes-ni-seg": "x86-64", "vaes": "x86-64", "vaes256": "x86-64", "aes-ni": "x86-64", "aes-arm64": "aarch64", "evp": PORTABLE},
 }

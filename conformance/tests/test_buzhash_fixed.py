@@ -121,17 +121,18 @@ def test_params_strings():
 
 def test_single_implementation_in_the_inventory():
     rows = {(r.family, r.kernel): r for r in chunkers.kernels() if r.family in ("buzhash", "fixed")}
-    assert set(rows) == {("buzhash", "single"), ("fixed", "single")}
-    assert all(r.runs and r.default and r.reason is None for r in rows.values())
+    assert set(rows) == {("buzhash", "seg4"), ("buzhash", "single"), ("fixed", "single")}
+    assert all(r.runs and r.reason is None for r in rows.values())
+    assert {k for (f, k), r in rows.items() if r.default} == {"single"}
     assert chunkers.make_chunker("buzhash,19,23,21,4095").kernel == "single"
     assert chunkers.make_chunker("fixed,4096", kernel="single").kernel == "single"
-    with pytest.raises(ValueError, match="'scalar'.*not a kernel of this build.*single"):
+    with pytest.raises(ValueError, match="'scalar'.*not a kernel of this build.*seg4, single"):
         chunkers.make_chunker("buzhash,19,23,21,4095", kernel="scalar")
     with pytest.raises(ParamsError):
         chunkers.make_chunker("fixed,4096", normal_size=100)
     assert chunkers.BuzHash(0, 19, 23, 21, 4095, kernel="single").kernel == "single"
     assert chunkers.Fixed(4096, kernel=" Single ").kernel == "single"
-    with pytest.raises(ValueError, match="'avx2'.*not a kernel of this build.*single"):
+    with pytest.raises(ValueError, match="'avx2'.*not a kernel of this build.*seg4, single"):
         chunkers.BuzHash(0, 19, 23, 21, 4095, kernel="avx2")
     with pytest.raises(ValueError, match="'evp'.*not a kernel of this build.*single"):
         chunkers.Fixed(4096, kernel="evp")

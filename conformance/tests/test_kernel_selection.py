@@ -27,16 +27,16 @@ def _names(family):
 def test_inventory_lists_platform_names(family):
     import platform
     names = _names(family)
-    assert names[-2:] == ["blockwise", "scalar"]
+    assert names[-3:] == ["seg4", "blockwise", "scalar"]
     if platform.machine() in ("x86_64", "AMD64"):
-        assert names == ["avx512", "avx2", "blockwise", "scalar"]
+        assert names == ["avx512", "avx2", "seg4", "blockwise", "scalar"]
     elif platform.machine() in ("aarch64", "arm64"):
-        assert names == ["neon", "blockwise", "scalar"]
+        assert names == ["neon", "seg4", "blockwise", "scalar"]
     rows = [r for r in chunkers.kernels() if r.family == family]
     assert sum(r.default for r in rows) == 1
     for r in rows:
         assert r.runs == (r.reason is None)
-        if r.kernel in ("scalar", "blockwise"):
+        if r.kernel in ("scalar", "blockwise", "seg4"):
             assert r.runs, "the portable kernels always run"
 
 
@@ -87,7 +87,7 @@ def test_cpu_lacks_feature(family, monkeypatch):
         FAMILY_CLASS[family](vector)
     assert K.NO_CPU in str(e.value) and repr(vector) in str(e.value)
     assert "lacks avx" in str(e.value)
-    assert str(e.value).endswith("Valid values here: blockwise, scalar")   # only what runs here
+    assert str(e.value).endswith("Valid values here: seg4, blockwise, scalar")   # only what runs here
     # the default then falls to a portable kernel, by the documented preference order
     assert FAMILY_CLASS[family]().kernel in ("blockwise", "scalar")
 

@@ -33,12 +33,13 @@ CK_TARGET("aes,sse4.1")
 AES_INLINE int64_t aesni_seg_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                   uint64_t mask)
 {
-    return aes_seg_scan(c, kind, p, n, st, mask, aesni_seg_any, aes_x86_hit, aes_scan_aesni);
+    return aes_seg_scan(c, kind, p, n, st, mask, aesni_seg_any, aes_x86_hit, aes_scan_aesni, "aes-ni-seg");
 }
 
 CK_TARGET("aes,sse4.1")
 int64_t aes_scan_aesni_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
+    CK_PROVENANCE("aes-ni-seg");
     AES_DISPATCH(aesni_seg_core, c, p, n, st, mask)
 }
 

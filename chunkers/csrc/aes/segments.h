@@ -67,7 +67,8 @@ AES_INLINE void aes_warm(const aes_ctx *c, int kind, const uint8_t *const *w, ui
 }
 
 AES_INLINE int64_t aes_seg_scan(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
-                                uint64_t mask, aes_any_fn any, aes_hit1_fn hit, aes_scan_fn serial)
+                                uint64_t mask, aes_any_fn any, aes_hit1_fn hit, aes_scan_fn serial,
+                                const char *name)
 {
     uint64_t d = *st;
     size_t i = 0;
@@ -112,6 +113,7 @@ AES_INLINE int64_t aes_seg_scan(const aes_ctx *c, int kind, const uint8_t *p, si
     }
 tail:;
     const int64_t r = serial(c, p + i, n - i, &d, mask);
+    CK_PROVENANCE(name);    /* the serial path recorded its own name; this scan is still `name`'s */
     *st = d;
     return r < 0 ? r : (int64_t)i + r;
 }

@@ -1,15 +1,16 @@
-/* The legacy buzhash scan loop and its driver hooks (spec 04 A.5): the u32
+/* The legacy buzhash `single` kernel (borg's sequential loop) and the driver hooks (spec 04 A.5): the u32
  * hash rides in the driver's u64 state; the low mask is at most 32 bits
  * after truncation (spec 01 §3.1). */
 #include "buzhash.h"
 
-size_t buzhash_scan(const buzhash_ctx *c, const uint8_t *pr, const uint8_t *pa, size_t n, uint32_t *sum,
-                    uint32_t mask)
+size_t buzhash_scan_single(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
+                           uint32_t *sum, uint32_t mask)
 {
+    CK_PROVENANCE("single");
     uint32_t s = *sum;
     size_t j = 0;
     while (j < n && (s & mask)) {
-        s = buzhash_rotl(s, 1) ^ c->table_rot[pr[j]] ^ c->table[pa[j]];
+        s = buzhash_rotl(s, 1) ^ tr[pr[j]] ^ t[pa[j]];
         j++;
     }
     *sum = s;
@@ -25,8 +26,9 @@ static uint64_t window_hash(const void *ctx, const uint8_t *win)
 static size_t roll_scan(const void *ctx, const uint8_t *pr, const uint8_t *pa, size_t n, uint64_t *st,
                         uint64_t mask)
 {
+    const buzhash_ctx *c = ctx;
     uint32_t s = (uint32_t)*st;
-    size_t j = buzhash_scan(ctx, pr, pa, n, &s, (uint32_t)mask);
+    size_t j = c->scan(c->table, c->table_rot, pr, pa, n, &s, (uint32_t)mask);
     *st = s;
     return j;
 }
@@ -38,5 +40,5 @@ void buzhash_scanner(const buzhash_ctx *c, ck_scanner *sc)
     sc->scan = NULL;
     sc->window_hash = window_hash;
     sc->roll_scan = roll_scan;
-    sc->provenance = NULL;     /* a single implementation: nothing to dispatch */
+    sc->provenance = ck_provenance_take;
 }

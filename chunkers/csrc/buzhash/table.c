@@ -45,6 +45,7 @@ void buzhash_init(buzhash_ctx *c, uint32_t seed, size_t window)
         c->table_rot[i] = buzhash_rotl(c->table[i], (unsigned)(window & 31));
     }
     c->window = window;
+    c->scan = buzhash_scan_single;
 }
 
 uint32_t buzhash_window_hash(const uint32_t table[256], const uint8_t *win, size_t w)

@@ -44,6 +44,9 @@ size_t buzhash64_scan_scalar(const uint64_t *t, const uint64_t *tr, const uint8_
                              size_t n, uint64_t *sum, uint64_t mask);
 size_t buzhash64_scan_blockwise(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
                                 size_t n, uint64_t *sum, uint64_t mask);
+/* Segment-parallel kernel (seg.c, ../seg_roll.h). */
+size_t buzhash64_scan_seg4(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
+                           uint64_t *sum, uint64_t mask);
 #if CK_X86_64
 size_t buzhash64_scan_avx2(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
                            size_t n, uint64_t *sum, uint64_t mask);

@@ -11,6 +11,7 @@ const ck_kernel buzhash64_kernels[] = {
 #if CK_AARCH64
     {"neon", (ck_fn)buzhash64_scan_neon, CK_CPU_NEON},
 #endif
+    {"seg4", (ck_fn)buzhash64_scan_seg4, 0},
     {"blockwise", (ck_fn)buzhash64_scan_blockwise, 0},
     {"scalar", (ck_fn)buzhash64_scan_scalar, 0},
 };

@@ -35,6 +35,15 @@ static inline int64_t fastcdc_seq(const uint64_t *gear, const uint8_t *p, size_t
 
 int64_t fastcdc_scan_scalar(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
 int64_t fastcdc_scan_blockwise(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
+/* Segment-parallel kernel (seg.c): rounds of 4 segments of FASTCDC_SEG_LEN
+ * bytes; spans shorter than 4 * FASTCDC_SEG_MIN take the sequential loop. */
+#ifndef FASTCDC_SEG_LEN
+#define FASTCDC_SEG_LEN 4096
+#endif
+#ifndef FASTCDC_SEG_MIN
+#define FASTCDC_SEG_MIN 256
+#endif
+int64_t fastcdc_scan_seg4(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
 #if CK_X86_64
 int64_t fastcdc_scan_avx2(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
 int64_t fastcdc_scan_avx512(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);

@@ -11,6 +11,7 @@ const ck_kernel fastcdc_kernels[] = {
 #if CK_AARCH64
     {"neon", (ck_fn)fastcdc_scan_neon, CK_CPU_NEON},
 #endif
+    {"seg4", (ck_fn)fastcdc_scan_seg4, 0},
     {"blockwise", (ck_fn)fastcdc_scan_blockwise, 0},
     {"scalar", (ck_fn)fastcdc_scan_scalar, 0},
 };
