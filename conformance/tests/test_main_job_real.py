@@ -208,6 +208,8 @@ def test_progress_line_counts_work():
     p.advance(100)               # within the interval: no line
     now[0] = 10.0
     p.advance(400)
+    now[0] = 14.0
+    p.tick()                     # within the interval: no line
     p.skip(250)                  # an input left out: its work is off the total
     now[0] = 20.0
     p.advance(0)
@@ -273,3 +275,20 @@ def test_the_model_sees_the_first_real_inputs_only(tmp_path, monkeypatch):
     job.check_cell(cell, realfiles.pieces(files), [], {})
     assert cell.status == "passed"
     assert len(calls) == job.MODEL_REAL_INPUTS * 4 * 2 and cell.chunk_runs == (job.MODEL_REAL_INPUTS + 4) * 4 * 2
+
+
+def test_emulated_kernels_keep_progress_lines_coming(monkeypatch):
+    """An emulated kernel runs scan cases for minutes without input bytes: each case ticks."""
+    from conformance import emulate
+    ticks = []
+
+    class Tracker(progress.Progress):
+        def tick(self):
+            ticks.append(1)
+
+    monkeypatch.setattr(emulate, "runner", lambda family, kernel: lambda case: None)
+    monkeypatch.setattr(job, "scan_mismatches", lambda family, kernel, cases, run: [run(c) for c in cases] and [])
+    monkeypatch.setattr(job.chunkers, "kernels", lambda: [job.chunkers.KernelStatus(
+        "buzhash", "single", False, "no CPU", True, "emulated (test)")])
+    job.matrix(1, 4096, [], ["buzhash"], progress=Tracker(lambda line: None))
+    assert len(ticks) == len(job.FAMILIES["buzhash"].cases(1)) > 0
