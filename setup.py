@@ -34,10 +34,10 @@ def extension(name, *patterns, libraries=()):
 
 extensions = [
     extension("driver", "driver.c", "cpu.c"),
-    extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
-    extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
+    extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
+    extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
     extension("buzhash", "buzhash/*.c"),
-    extension("aes", "aes/*.c", "cpu.c", "csprng.c", libraries=["crypto"]),
+    extension("aes", "aes/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, compiler_directives={"embedsignature": True}))

@@ -12,6 +12,7 @@ cdef extern from "csrc/kernel.h":
         const char *name
         ck_fn fn
         unsigned cpu
+    const char *ck_provenance_take() nogil
 
 cdef extern from "csrc/driver.h":
     ctypedef struct ck_params:
@@ -21,6 +22,7 @@ cdef extern from "csrc/driver.h":
         size_t window
     ctypedef struct ck_scanner:
         const void *ctx
+        const char *(*provenance)() nogil
     ctypedef struct ck_cursor:
         size_t off
         uint64_t st

@@ -16,7 +16,7 @@ import os
 import sys
 
 import chunkers
-from chunkers import bench as bench_mod, clihelp
+from chunkers import bench as bench_mod, clihelp, registry
 from chunkers.api import credential
 from chunkers.params import parse_params
 
@@ -114,7 +114,9 @@ def cmd_kernels(args) -> int:
         print(json.dumps([r._asdict() for r in rows], indent=2))
         return 0
     for r in rows:
-        status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {r.coverage}"
+        # without the suite loaded no emulator is registered: say where coverage is reported
+        check = r.coverage if registry.emulators() else "see python -m conformance.tiers"
+        status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {check}"
         print(f"{r.family:<10} {r.kernel:<10} {'default' if r.default else '':<8} {status}")
     return 0
 

@@ -9,6 +9,7 @@ cdef class Chunker:
     cdef readonly str name
     cdef readonly str kernel
     cdef readonly tuple params_tuple
+    cdef const char *ran          # registry name of the kernel of the last scan (CK_PROVENANCE), or NULL
     cdef readonly tuple init_args      # the constructor's positional arguments (pickling, copies)
 
     cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *

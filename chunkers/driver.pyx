@@ -112,11 +112,25 @@ cdef class Chunker:
         """ck_next_cut without the GIL (the buffers stay exported while it runs); a
         failed AES backend raises RuntimeError and abandons the chunk (spec 06 §9.3)."""
         cdef size_t r
+        cdef const char *ran = NULL
         with nogil:
+            if self.scanner.provenance != NULL:
+                self.scanner.provenance()       # forget what ran before in this thread
             r = ck_next_cut(&self.params, &self.scanner, cur, p, avail, eof)
+            if self.scanner.provenance != NULL:
+                ran = self.scanner.provenance()
+        if ran != NULL:
+            self.ran = ran
         if r == CK_SCAN_FAILED:
             raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
         return r
+
+    @property
+    def ran_kernel(self):
+        """Registry name of the kernel whose own code made this chunker's last scan, as the kernel
+        function recorded it (csrc/kernel.h, CK_PROVENANCE); None before any scan and for chunkers
+        without scan kernels. Equals ``kernel`` unless dispatch is broken."""
+        return self.ran.decode() if self.ran != NULL else None
 
     def _check_fresh(self):
         if self.ready:

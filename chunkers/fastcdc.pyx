@@ -10,6 +10,7 @@ from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, kernel_table, kernel_index
 from chunkers.driver import check_sparse
 
+include "provenance.pxi"
 from chunkers.registry import Family, register, resolve
 from chunkers.params import check_common, check_key, nc_masks
 

@@ -152,15 +152,18 @@ def register_emulator(name: str, covers) -> None:
         _EMULATORS.append((name, covers))
 
 
+def emulators() -> list[str]:
+    """Names of the registered emulators (none unless the conformance suite has been imported)."""
+    return [name for name, _ in _EMULATORS]
+
+
 def coverage(family: str, kernel: str) -> str:
     """How ``kernel`` of ``family`` can be verified on this host: ``"native"`` if it runs
-    here, ``"emulated (<emulator>)"`` if a registered emulator runs it, else ``"not covered"``."""
+    here, ``"emulated (<emulator>)"`` if a registered emulator runs it, else ``"not covered"``.
+    Emulators register themselves (the conformance suite does when imported); this product
+    never imports the suite."""
     if why_not(family, kernel) is None:
         return NATIVE
-    try:
-        import conformance.emulate  # noqa: F401  (ships with chunkers; registers its emulator)
-    except ImportError:
-        pass
     for name, covers in _EMULATORS:
         if covers(family, kernel):
             return f"emulated ({name})"

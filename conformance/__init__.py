@@ -1,1 +1,6 @@
-"""Conformance suite for the chunkers package: reference model, inputs and tests."""
+"""Conformance suite for the chunkers package: reference model, inputs and tests.
+
+Importing the suite registers its CPU emulator with chunkers.registry (the
+product never imports the suite; see chunkers.registry.EMULATOR_GROUP)."""
+
+from conformance import emulate as _emulate  # noqa: F401  (registers the bochscpu emulator)

@@ -8,8 +8,9 @@ every golden vector (vectors/) on every kernel, prints the matrix and exits 1
 on any mismatch (printing a minimal reproducer). ``--impl NAME`` checks
 another implementation instead (``borg``, ``model`` or ``module:attribute``,
 see conformance.impls): its kernels run the vectors and the chunk-level
-comparisons against our chunkers; an implementation that is not installed
-is skipped with a message (exit 0). Real files are read in bounded pieces;
+comparisons against our chunkers; an implementation that cannot be loaded
+is an error (one line, exit 2) unless ``--allow-missing`` skips the run.
+Real files are read in bounded pieces;
 files that change during the run and special files are listed as skipped;
 off a terminal, progress lines go to stderr; SIGINT / SIGTERM print and
 write what ran so far (exit 128 + signal). Exit status 2 for bad arguments,
@@ -62,6 +63,9 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=_size, default=1, metavar="N", help="worker processes, one family each (default 1)")
     p.add_argument("--impl", default="ours", help="implementation under test: ours (default), borg, model or "
                                                   "module:attribute")
+    p.add_argument("--allow-missing", action="store_true",
+                   help="with --impl: skip the run (exit 0) if the implementation is not available here, "
+                        "instead of exit status 2")
     args = p.parse_args(argv)
     for path in args.paths:
         problem = check_path(path)
@@ -70,8 +74,8 @@ def main(argv=None) -> int:
     if args.report and not os.access(os.path.dirname(os.path.abspath(args.report)), os.W_OK):
         p.error(f"--report: cannot write into the folder of {args.report}")
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
-               families=args.family, tier_choice=args.tiers, impl=args.impl, sample=args.sample,
-               max_bytes=args.max_bytes, jobs=args.jobs)
+               families=args.family, tier_choice=args.tiers, impl=args.impl, allow_missing=args.allow_missing,
+               sample=args.sample, max_bytes=args.max_bytes, jobs=args.jobs)
 
 
 if __name__ == "__main__":

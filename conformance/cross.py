@@ -34,7 +34,7 @@ def _kernel_rows(coverage: str) -> list:
         rows.append(dict(family=cell.family, kernel=cell.kernel, result=cell.status, detail=cell.reason,
                          coverage=coverage if cell.status != "skipped" else "not covered",
                          cases=cell.scan_cases, chunk_runs=cell.chunk_runs, vectors=cell.vectors,
-                         mismatch_count=len(cell.mismatches),
+                         ran=cell.ran, mismatch_count=len(cell.mismatches),
                          mismatches=[str(m) for m in cell.mismatches[:5]]))
     return rows
 

@@ -14,7 +14,7 @@ import itertools
 from typing import Iterable, NamedTuple
 
 from chunkers.params import parse_params
-from conformance import impls
+from conformance import impls, provenance
 from conformance.families import FAMILIES, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
 
 _IMPL: impls.Implementation = impls.Ours()
@@ -39,23 +39,27 @@ def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase], run=Non
     emulated kernel, see conformance.emulate.runner).
     """
     fam = FAMILIES[family]
+    reference, run = provenance.checked_run(family, fam.reference), run or provenance.checked_run(family, kernel)
     out = []
-    for case in cases:
-        want, got = fam.run(case, fam.reference), run(case) if run else fam.run(case, kernel)
+    for i, case in enumerate(cases):       # "case #i": the i-th case of the family's catalogue for the run's seed
+        want, got = reference(case), run(case)
         if want != got:
-            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", case.describe(), want, got))
+            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", f"case #{i}: {case.describe()}",
+                                want, got))
     return out
 
 
 def model_mismatches(family: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
     """Cases (up to MODEL_MAX_SPAN bytes) where the reference kernel differs from the model."""
     fam = FAMILIES[family]
+    reference = provenance.checked_run(family, fam.reference)
     out = []
-    for case in cases:
+    for i, case in enumerate(cases):
         if len(case.data) <= MODEL_MAX_SPAN:
-            want, got = fam.model(case), fam.run(case, fam.reference)
+            want, got = fam.model(case), reference(case)
             if want != got:
-                out.append(Mismatch(f"{family}/{fam.reference} scan != model", case.describe(), want, got))
+                out.append(Mismatch(f"{family}/{fam.reference} scan != model", f"case #{i}: {case.describe()}",
+                                    want, got))
     return out
 
 

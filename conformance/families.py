@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
 
-from conformance import catalogue
+from conformance import catalogue, mask_shapes
 from conformance.catalogue import ALIGNMENTS, MASK_WIDTHS, SPAN_LENGTHS
 
 KEYS = {"Z": bytes(32), "KS": bytes(range(32))}
@@ -162,7 +162,7 @@ def _common_cases(family: str, seed: int, make_case) -> list:
             for width in (4, 6, 8, 12, 20):
                 out.append(make_case(kind, rng.choice(keys), catalogue.pattern(rng, kind, n), rng.randrange(64),
                                      rng.getrandbits(64), mask_of(width, family == "fastcdc")))
-    return out
+    return out + mask_shapes.cases(family, seed, make_case)
 
 
 def _lane_cases(family: str, seed: int, make_case) -> list:

@@ -72,11 +72,23 @@ class Ours(Implementation):
         return [(r.kernel, r.reason) for r in chunkers.kernels() if r.family == family]
 
     def chunks(self, params, source, *, key, seed, kernel, normal_size=0):
-        for c in _chunker(params, key, seed, kernel, normal_size).chunkify(source):
+        chunker = _chunker(params, key, seed, kernel, normal_size)
+        for c in chunker.chunkify(source):
             yield c.size, c.data
+        _check_provenance(params, kernel, chunker)
 
     def chunk_sizes(self, params, source, *, key, seed, kernel, normal_size=0):
-        return _chunker(params, key, seed, kernel, normal_size).chunk_sizes(source)
+        chunker = _chunker(params, key, seed, kernel, normal_size)
+        sizes = chunker.chunk_sizes(source)
+        _check_provenance(params, kernel, chunker)
+        return sizes
+
+
+def _check_provenance(params, kernel, chunker):
+    # raises conformance.provenance.ProvenanceError when the code that ran is not the kernel's own
+    from conformance.families import family_of
+    from conformance.provenance import check_chunker
+    check_chunker(family_of(params[0]), kernel, chunker)
 
 
 @functools.lru_cache(maxsize=256)
@@ -154,17 +166,30 @@ class Borg(Implementation):
             return [(SINGLE, None)] if hasattr(self._module(), self.CLASSES[family]) else []
         if family not in self.ENV:
             return []
+        try:
+            names = self._build_kernels(family)
+        except AttributeError:
+            return []                           # this borg lacks the chunker
         rows = []
-        for name in self.KERNEL_NAMES[family]:
+        for name in names:
             try:
                 self._make(self.PROBE[family], bytes(32), 0, name)
-            except AttributeError:
-                return []                       # this borg lacks the chunker
             except ValueError as e:
                 rows.append((name, str(e)))
                 continue
             rows.append((name, None))           # a wrong ``kernel`` attribute fails in chunks()
         return rows
+
+    def _build_kernels(self, family) -> tuple:
+        """The kernel names borg's build lists (its error for an unknown name ends in
+        ``Valid values: a,b,c``); KERNEL_NAMES if the message does not say."""
+        try:
+            self._make(self.PROBE[family], bytes(32), 0, "no-such-kernel")
+        except ValueError as e:
+            _, found, listed = str(e).rpartition("Valid values:")
+            if found and listed.strip():
+                return tuple(n.strip() for n in listed.split(",") if n.strip())
+        return self.KERNEL_NAMES[family]
 
     def _make(self, params, key, seed, kernel, normal_size=0):
         from conformance.families import family_of

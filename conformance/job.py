@@ -12,16 +12,19 @@ import array
 import hashlib
 import json
 import platform
+import sys
 import time
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import catalogue, emulate, engine, impls, parallel, progress, realfiles, tiers
+from conformance import audit, catalogue, classes, emulate, engine, impls, parallel, progress, realfiles, tiers
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
+from conformance.provenance import ProvenanceError
+from conformance.proof import kernel_checks, ran_note
 
 MODEL_PREFIX = 1 << 16
 """Bytes of each input on which the reference kernel is compared with the (slow) pure-Python model."""
@@ -49,6 +52,8 @@ class Cell:
     cuts: int = 0
     seconds: float = 0.0
     mismatches: list = field(default_factory=list)
+    ran: str = ""                   # whose code ran and whether its instructions are its tier's (conformance.provenance)
+    levels: dict = field(default_factory=dict)     # under --impl: level -> what ran of it (conformance.audit)
 
     @property
     def mb_s(self) -> float:
@@ -212,7 +217,24 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
             else:
                 if progress:
                     progress(f"{impl.name}: {fam_name}/{kernel}")
-                check_cell(cell, sources, cases, reference_sizes, ours, tracker, skipped)
+                calls = getattr(impl, "calls", 0)
+                try:
+                    check_cell(cell, sources, cases, reference_sizes, ours, tracker, skipped)
+                    classes.check_cell(cell, seed, ours and kernel == fam.reference)
+                except ProvenanceError as e:
+                    _record(cell, Mismatch("provenance", f"ProvenanceError: {e}", f"{fam_name}/{kernel}'s own code",
+                                           "other code"))
+                except parallel.Interrupted:
+                    raise
+                except Exception as e:   # noqa: BLE001  (a kernel or adapter that raises fails its cell)
+                    _record(cell, Mismatch("error", f"{fam_name}/{kernel}: {type(e).__name__}: {e}", "a result",
+                                           "an exception"))
+                if isinstance(impl, audit.Counting):
+                    _audit_cell(cell, impl, impl.calls - calls)
+            if cell.status != "skipped":
+                for m in kernel_checks(impl.name, cell.family, cell.kernel):
+                    _record(cell, m)
+                cell.ran = ran_note(impl.name, cell)
             if cell.status == "running":
                 cell.status = "passed"
     return cells
@@ -226,12 +248,21 @@ def _ticking(run, tracker):
     return ticked
 
 
+def _audit_cell(cell: Cell, impl: audit.Counting, calls: int) -> None:
+    """Under --impl: record which levels ran against ``impl``; a cell no call of which reached it fails."""
+    cell.levels = {"vectors": f"{cell.vectors} vectors", "chunk": f"{cell.chunk_runs} runs",
+                   "scan": audit.scan_note(impl)}
+    if calls == 0:
+        _record(cell, Mismatch("nothing checked", f"{cell.family}/{cell.kernel}: no call reached {impl.name}",
+                               "calls", "none"))
+
+
 def print_matrix(cells: list[Cell], console) -> None:
     from rich.table import Table
     table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model; "
                         "golden vectors)")
     numeric = ("scan cases", "vectors", "chunk runs", "bytes", "cut points", "MB/s")
-    for col in ("family", "kernel", "coverage", "result", *numeric, "note"):
+    for col in ("family", "kernel", "coverage", "result", *numeric, "ran", "note"):
         table.add_column(col, justify="right" if col in numeric else "left")
     colors = {"passed": "green", "failed": "bold red", "skipped": "yellow", "interrupted": "bold yellow",
               "running": "bold yellow"}
@@ -239,8 +270,9 @@ def print_matrix(cells: list[Cell], console) -> None:
         table.add_row(c.family, c.kernel, c.coverage, f"[{colors[c.status]}]{c.status}[/]", str(c.scan_cases),
                       str(c.vectors),
                       str(c.chunk_runs),
-                      f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "",
-                      c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""))
+                      f"{c.bytes:,}", f"{c.cuts:,}", f"{c.mb_s:.0f}" if c.seconds else "", c.ran,
+                      "; ".join(filter(None, [c.reason or (f"{len(c.mismatches)} mismatches" if c.mismatches else ""),
+                                              *(f"{k}: {v}" for k, v in c.levels.items())])))
     console.print(table)
 
 
@@ -261,6 +293,9 @@ def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), u
                                   for m in c.mismatches]} for c in cells],
         "other_tiers": [r._asdict() for r in tier_rows],
     }
+    if isinstance(engine.implementation(), audit.Counting):
+        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b}
+                                        for f, a, b in audit.kernel_differences(engine.implementation())]
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
 
@@ -307,25 +342,31 @@ def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, fami
 
 
 def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
-        impl: str = "ours", *, sample: int | None = None, max_bytes: int | None = None, jobs: int = 1) -> int:
+        impl: str = "ours", allow_missing: bool = False, *, sample: int | None = None,
+        max_bytes: int | None = None, jobs: int = 1) -> int:
     """Run the job on implementation ``impl`` (see conformance.impls.get) with progress reports;
     print the matrix, the skipped files, the other tiers of ours (see conformance.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
     ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes.
-    Returns the exit status: 0 also when the implementation is unavailable here (the run is
-    skipped, with a message saying why); 128 + the signal number after SIGINT / SIGTERM, once the
-    partial matrix and report are written."""
+    Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
+    unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the
+    signal number after SIGINT / SIGTERM, once the partial matrix and report are written."""
     from rich.console import Console
     console = Console(width=None if Console().is_terminal else 150)
     try:
         implementation = impls.get(impl)
     except (ValueError, ImportError, AttributeError) as e:
-        console.print(f"[bold red]error:[/] --impl {impl}: {e}")
+        sys.stderr.write(f"error: --impl {impl}: {e}\n")
         return 2
     reason = implementation.unavailable()
+    if reason and not allow_missing:
+        sys.stderr.write(f"error: --impl {impl}: {reason} (--allow-missing skips the run instead)\n")
+        return 2
     if reason:
         console.print(f"[yellow]skipped:[/] implementation {implementation.name!r} is not available: {reason}")
         return 0
+    if implementation.name != "ours":       # count the calls that reach it: every cell must make some
+        implementation = audit.Counting(implementation)
     engine.set_implementation(implementation)
     files, skipped = realfiles.walk(paths)
     chosen, left_out = realfiles.select(files, sample=sample, max_bytes=max_bytes, seed=seed)
@@ -349,6 +390,12 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     if unreadable:
         console.print("skipped files (not compared):\n" + "\n".join(f"  {u}" for u in unreadable),
                       markup=False, highlight=False)
+    if isinstance(implementation, audit.Counting):
+        ran = [c for c in cells if c.levels]
+        console.print(f"{len(ran)} family x kernel cells ran against {implementation.name} "
+                      f"({implementation.calls} calls); levels per cell in the note column", highlight=False)
+        for line in audit.format_differences(implementation, audit.kernel_differences(implementation)):
+            console.print(line, markup=False, highlight=False)
     tier_rows = []
     if implementation.name == "ours" and not interrupted:       # our kernels on other targets (emulators, cross builds)
         tier_rows = [r for r in tiers.extra_rows(tier_choice) if not families or r.family in families]
@@ -363,6 +410,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     for c in failed:
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
         console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
+        console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
     if interrupted:
         return 128 + interrupted.signum
     return 1 if failed else 0

@@ -40,6 +40,8 @@ def pytest_runtest_logreport(report):
 
 
 def pytest_terminal_summary(terminalreporter, config):
+    if config.getoption("--impl") != "ours":      # our tiers: not what an --impl run checks
+        return
     rows = tiers.overlay(tiers.matrix(config.getoption("--tiers"), run=False), _ROWS)
     terminalreporter.write_sep("-", "kernel tiers: native / emulated (which emulator) / not covered")
     terminalreporter.write_line(tiers.format_rows(rows))

@@ -56,6 +56,8 @@ NOTES = {
     "MaskWidthExtreme": "mask width at a limit: 1, 48, mask - nc = 1, mask + nc = 48, or >= 32 bits for buzhash",
     "NormalSizeBoundary": "first chunk of normal_size - 1, normal_size or normal_size + 1 bytes (spec 01 5.4)",
     "NormalizedChunking": "nc_level > 0: strict and loose masks",
+    "NcLevelRange": "one of every nc_level the rules allow for mask widths 8, 12, 24, 40 (mask - nc >= 1, "
+                    "mask + nc <= 48), with the automatic and an explicit normal size",
     "PeriodicData": "a pseudo-random unit repeated with a fixed period",
     "PseudoRandomData": "SHA-256 counter stream bytes",
     "RealFile": "a real-world file shipped with the vectors",
@@ -183,7 +185,7 @@ def parser_accepts(params: tuple) -> bool:
 def cdc_cases(shape: Shape, spec_cases: list) -> list:
     """The spec rows, then every catalogue kind, boundaries, planted cuts, extremes and real files."""
     return (spec_cases + _catalogue(shape) + _boundaries(shape) + _planted(shape) + _extremes(shape)
-            + _real(shape))
+            + _real(shape) + _nc_range(shape))
 
 
 def _catalogue(shape: Shape) -> list:
@@ -296,6 +298,23 @@ def _extremes(shape: Shape) -> list:
     if shape.window:
         for w in (1, 2, 31, 32, 33, 64, 65, 4095):
             add(p(6, 13, 8, w=w), sc(65536), ("WindowExtreme",), f"window {w}")
+    return out
+
+
+def _nc_range(shape: Shape) -> list:
+    """Every nc_level of the conformance.classes grid (0 up to the largest the rules allow per mask
+    width), automatic and explicit normal size, on SHA-CTR bytes."""
+    from conformance import classes
+    if not shape.nc:
+        return []
+    out = []
+    for bits in classes.NC_MASK_BITS:
+        for nc in range(classes.max_nc(bits) + 1):
+            for ns in (0, classes.NORMAL_SIZES[(bits + nc) % len(classes.NORMAL_SIZES)]):
+                out.append(Case(shape.params(max(6, shape.min_floor), 12, bits, nc, w=63),
+                                generated("sha_ctr", classes.NC_LENGTH, label="nc"), ("NcLevelRange",),
+                                f"mask {bits}, nc_level {nc}, normal_size {ns or 'automatic'}", normal_size=ns,
+                                **shape.credential(len(out))))
     return out
 
 

@@ -30,6 +30,9 @@ typedef struct {
     /* Windowed scan contract of spec 03 §5 (returns the steps made). */
     size_t (*roll_scan)(const void *ctx, const uint8_t *pr, const uint8_t *pa, size_t n, uint64_t *st,
                         uint64_t mask);
+    /* The registry name of the kernel that last ran in this thread, cleared
+     * (ck_provenance_take of the family's extension; NULL: no scan kernels). */
+    const char *(*provenance)(void);
 } ck_scanner;
 
 typedef struct {

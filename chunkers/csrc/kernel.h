@@ -31,4 +31,22 @@ typedef struct {
 #define CK_AARCH64 0
 #endif
 
+/* Provenance: which kernel's code ran (README "Adding a kernel tier").
+ * The first statement of every kernel function is CK_PROVENANCE("<its
+ * registry name>"): one store of a constant pointer into a per-thread slot,
+ * so a registry row that points at another tier's function is seen by the
+ * caller (conformance.provenance) even though its output is identical.
+ * ck_provenance_take() returns the name recorded in this thread since the
+ * last take (NULL if no kernel ran) and clears the slot (provenance.c).
+ * In the freestanding emulator image (conformance/emulate/blob.py, one
+ * thread) the slot is the plain global ck_ran, read from guest memory; weak
+ * because every kernel object of the image defines it. */
+#if defined(__STDC_HOSTED__) && !__STDC_HOSTED__
+__attribute__((weak)) const char *ck_ran;
+#else
+extern _Thread_local const char *ck_ran __attribute__((visibility("hidden")));
+const char *ck_provenance_take(void);
+#endif
+#define CK_PROVENANCE(name) (ck_ran = (name))
+
 #endif

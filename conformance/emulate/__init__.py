@@ -84,12 +84,13 @@ def runner(family: str, kernel: str):
     if reason:
         raise RuntimeError(f"cannot emulate {family}/{kernel}: {reason}")
     from . import bind
-    return bind.runner(family, entry.symbol)
+    return bind.runner(family, entry.symbol, kernel)
 
 
-def _register():
+def register():
+    """Declare this emulator to chunkers.registry (also its ``chunkers.emulators`` entry point)."""
     from chunkers.registry import register_emulator
     register_emulator(EMULATOR, covers)
 
 
-_register()
+register()

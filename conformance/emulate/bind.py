@@ -74,14 +74,20 @@ def machine() -> Machine:
                                  for src in e.sources})))
 
 
-def runner(family: str, symbol: str):
-    """``run(case)``: the family's binder on ``symbol``; a trap becomes the fault's text,
-    a result that differs from every real one."""
-    call = BINDERS[family](machine(), symbol)
+def runner(family: str, symbol: str, kernel: str):
+    """``run(case)``: the family's binder on ``symbol``; a trap, or a run whose code recorded
+    another kernel's name than ``kernel`` (conformance.provenance), becomes a text that differs
+    from every real result."""
+    from conformance.provenance import wrong_code
+    m = machine()
+    call = BINDERS[family](m, symbol)
 
     def run(case):
+        m.take_provenance()
         try:
-            return call(case)
+            result = call(case)
         except EmulatorFault as e:
             return f"EmulatorFault: {e}"
+        text = wrong_code(family, kernel, m.take_provenance(), "emulated ")
+        return f"ProvenanceError: {text}" if text else result
     return run

@@ -25,6 +25,9 @@ BASE = 0x400000
 HALT = "ck_emu_halt"
 """Symbol of the ``hlt`` stub: the return address of every emulated call."""
 
+PROVENANCE = "ck_ran"
+"""Symbol of the kernels' provenance slot in a freestanding image (csrc/kernel.h, CK_PROVENANCE)."""
+
 CC = os.environ.get("CHUNKERS_EMU_CC", "gcc")
 CFLAGS = (
     "-std=c11", "-O3", "-Wall", "-Wextra",

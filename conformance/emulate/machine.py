@@ -22,7 +22,7 @@ import bochscpu
 import bochscpu.cpu
 import bochscpu.memory as memory
 
-from .blob import HALT, Blob
+from .blob import HALT, PROVENANCE, Blob
 
 PAGE = 0x1000
 STACK, STACK_PAGES = 0x7000_0000, 16
@@ -30,6 +30,10 @@ ARGS, ARGS_PAGES = 0x1000_0000, 16
 INPUT, INPUT_PAGES = 0x2000_0000, 256          # 1 MiB; INPUT_END is not mapped
 INPUT_END = INPUT + INPUT_PAGES * PAGE
 PML4 = 0x0800_0000                             # guest-physical address of the page tables
+XCR0_AVX512 = 0xE7
+"""x87, SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM state enabled: every instruction the emulated CPU has."""
+XCR0_AVX = 0x07
+"""x87, SSE, AVX only: an OS without AVX-512 state, where any EVEX instruction raises #UD."""
 MAX_BRANCHES = 1 << 22                         # taken branches per call before it counts as a hang
 
 _REGS = ("rdi", "rsi", "rdx", "rcx", "r8", "r9")
@@ -60,7 +64,8 @@ class Machine:
         self._next_pa = 0x10_0000
         tables = memory.PageMapLevel4Table()
         code_pages = -(-len(blob.image) // PAGE)
-        for base, pages, writable in ((blob.base, code_pages, 0), (STACK, STACK_PAGES, 1),
+        # the image is writable: it holds the kernels' provenance slot ck_ran (csrc/kernel.h)
+        for base, pages, writable in ((blob.base, code_pages, 1), (STACK, STACK_PAGES, 1),
                                       (ARGS, ARGS_PAGES, 1), (INPUT, INPUT_PAGES, 1)):
             for i in range(pages):
                 tables.insert(base + i * PAGE, self._host_page(), writable)
@@ -69,6 +74,7 @@ class Machine:
         self._tables = tables       # owns the page-table pages: keep it alive with the machine
         self.write(blob.base, blob.image)
         self._halt = blob.symbols[HALT]
+        self.xcr0 = XCR0_AVX512     # XCR0_AVX: run as on a CPU without AVX-512 (feature-gating checks)
 
     def _host_page(self) -> int:
         pa, self._next_pa = self._next_pa, self._next_pa + PAGE
@@ -84,6 +90,14 @@ class Machine:
         """``n`` bytes of guest memory at ``va``."""
         return bytes(memory.virt_read(PML4, va, n))
 
+    def take_provenance(self) -> str | None:
+        """The registry name the last kernel run recorded (CK_PROVENANCE, csrc/kernel.h), None if
+        no kernel ran since the previous take; clears it."""
+        slot = self.blob.symbols[PROVENANCE]
+        ptr = struct.unpack("<Q", self.read(slot, 8))[0]
+        self.write(slot, bytes(8))
+        return self.read(ptr, 64).split(b"\0")[0].decode() if ptr else None
+
     def put_input(self, data: bytes) -> int:
         """Place ``data`` so that it ends at the guard page; returns its guest address."""
         if len(data) > INPUT_END - INPUT:
@@ -96,7 +110,7 @@ class Machine:
         st = bochscpu.State()
         bochscpu.cpu.set_long_mode(st)
         st.cr4 |= (1 << 9) | (1 << 10) | (1 << 18)    # OSFXSR, OSXMMEXCPT, OSXSAVE
-        st.xcr0 = 0xE7                                  # x87, SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM
+        st.xcr0 = self.xcr0
         st.mxcsr = 0x1F80
         st.fpcw = 0x37F
         st.cr3 = PML4

@@ -5,27 +5,28 @@ architecture (unless they parametrize it themselves, with params.kernel_params);
 reason from chunkers.kernels() (so ``pytest -rs`` shows what was not
 covered). Tests that take ``scan_family`` run once per scan family.
 
-``--slow`` and ``--impl NAME`` are registered in the root conftest.py.
+``--slow``, ``--impl NAME`` and ``--allow-missing`` are registered, and the
+implementation under test is set, by the plugin conformance.pytest_plugin.
 ``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
 ``module:attribute``, see conformance.impls) runs the vectors and the
 chunk-level checks against that implementation's kernels: only the tests
-parametrized over ``family_kernel`` by this hook and not marked ``ours_only``
-(those call our chunkers or scan kernels directly) run; the rest are skipped.
+parametrized over ``family_kernel`` by this hook (``@pytest.mark.families``
+narrows the families) and not marked ``ours_only`` (those call our chunkers or
+scan kernels directly) run; the rest are skipped.
 """
 
 import pytest
 
-from conformance import engine, impls
+from conformance import engine, seeding
 from conformance.families import scan_families
 from conformance.tests.params import kernel_params
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "ours_only: checks of this project's internals (skipped with --impl)")
-    try:
-        engine.set_implementation(impls.get(config.getoption("--impl")))
-    except (ValueError, ImportError, AttributeError) as e:
-        raise pytest.UsageError(f"--impl: {e}") from None
+HYPOTHESIS_PROFILE = seeding.load()     # before the test modules build their settings objects
+
+
+def pytest_report_header(config):
+    return seeding.header(HYPOTHESIS_PROFILE)
 
 
 def pytest_collection_modifyitems(config, items):
@@ -45,6 +46,8 @@ def _explicit(metafunc, name):
 
 def pytest_generate_tests(metafunc):
     if "family_kernel" in metafunc.fixturenames and not _explicit(metafunc, "family_kernel"):
-        metafunc.parametrize("family_kernel", kernel_params(impl=engine.implementation()))
+        families = metafunc.definition.get_closest_marker("families")
+        metafunc.parametrize("family_kernel", kernel_params(list(families.args) if families else None,
+                                                            impl=engine.implementation()))
     if "scan_family" in metafunc.fixturenames:
         metafunc.parametrize("scan_family", scan_families())

@@ -1,7 +1,10 @@
 """The AES chunkers through the whole driver (spec 06 §6-9, 01 §4-5): chunk-level
 identity of every path with evp and with the model for the three chunkers and
 nc_level 0..3, split invariance, construction checks in their order, kernel
-selection, parameter strings, and the error on a failing portable cipher."""
+selection, parameter strings, and the error on a failing portable cipher.
+
+The tests over ``family_kernel`` run through the implementation under test
+(conformance.engine), on its kernels: under ``--impl X`` they check X."""
 
 import ast
 import hashlib
@@ -17,16 +20,15 @@ import chunkers
 from chunkers import aes as caes
 from chunkers.registry import NO_CPU, NOT_BUILT, UNKNOWN
 from chunkers.params import ParamsError
-from conformance import catalogue
+from conformance import catalogue, engine
 from conformance.engine import bounds_violations, chunk_mismatch, model_sizes
 from conformance.spec_values import (AES_SC, KEYS, LCG, SPEC_10_CONST, SPEC_10_GRID, SPEC_10_LCG, SPEC_10_TINY, cuts_of,
                                      ends_sha256, ints, md_rows, tup)
 from conformance.spec_values import spec10_chunk_rows
 from conformance.tests.test_chunks import ChunkedReader
-from conformance.tests.params import kernel_params
 
-KERNELS = kernel_params(["aes"])
 SEED = 11
+AES = pytest.mark.families("aes")
 
 
 def _inputs():
@@ -34,7 +36,7 @@ def _inputs():
     return [(kind, catalogue.pattern(rng, kind, 12000)) for kind in ("random", "zero-islands", "const-00", "lcg")]
 
 
-@pytest.mark.parametrize("family_kernel", KERNELS)
+@AES
 @pytest.mark.parametrize("name", caes.NAMES)
 def test_identity_with_model_and_evp(family_kernel, name):
     """nc_level 0..3, automatic and explicit normal sizes, two keys: the path against the model and evp."""
@@ -51,7 +53,7 @@ def test_identity_with_model_and_evp(family_kernel, name):
                         assert m is None, str(m)
 
 
-@pytest.mark.parametrize("family_kernel", KERNELS)
+@AES
 @pytest.mark.parametrize("name", caes.NAMES)
 def test_split_invariance(family_kernel, name):
     """01 §7: 1-byte, odd-sized and random reads give the cuts of one in-memory scan."""
@@ -59,13 +61,13 @@ def test_split_invariance(family_kernel, name):
     rng = random.Random(SEED)
     data = catalogue.pattern(rng, "zero-islands", 60000)
     for params in ((name, 6, 12, 7, 0), (name, 8, 13, 9, 3)):
-        chunker = chunkers.make_chunker(params, kernel=kernel)
-        whole = chunker.chunk_sizes(data)
+        whole = engine.chunk_sizes(params, data, kernel=kernel)
         assert not bounds_violations(params, whole, len(data))
         for schedule in ([1], [63, 64, 65], [rng.randrange(1, 5000) for _ in range(50)]):
             source = data[:8000] if schedule == [1] else data
-            want = whole if source is data else chunker.chunk_sizes(source)
-            assert chunker.chunk_sizes(ChunkedReader(source, schedule)) == want, (params, schedule[:3])
+            want = whole if source is data else engine.chunk_sizes(params, source, kernel=kernel)
+            assert engine.chunk_sizes(params, ChunkedReader(source, schedule), kernel=kernel) == want, \
+                (params, schedule[:3])
 
 
 @pytest.mark.parametrize("name", caes.NAMES)
@@ -164,47 +166,55 @@ def test_evp_failure_stops_chunking(name):
 
 # ---------------------------------------------------------------- spec 10 chunk ends, on every path
 
-@pytest.mark.parametrize("family_kernel", KERNELS)
+def _chunks(name, key, params, kernel, data):
+    """``(size, data or None)`` per chunk from the implementation under test (raw key bytes)."""
+    return engine.implementation().chunks((name, *params), data, key=key, seed=0, kernel=kernel)
+
+
+def _ends(name, key, params, kernel, data):
+    return cuts_of([size for size, _ in _chunks(name, key, params, kernel, data)])
+
+
+@AES
 @pytest.mark.parametrize("row", spec10_chunk_rows(), ids=lambda r: "%s-%s-%s" % (r[1], r[2], r[0]))
 def test_chunk_ends_10_6(family_kernel, row):
     params, name, keyname, first12, count, sha = row
-    ends = cuts_of(caes.CHUNKERS[name](KEYS[keyname], *params, kernel=family_kernel[1]).chunk_sizes(AES_SC()))
+    ends = _ends(name, KEYS[keyname], params, family_kernel[1], AES_SC())
     assert ends[:12] == ints(first12)
     assert len(ends) == int(count)
     assert ends_sha256(ends) == sha.strip("`")
 
 
-@pytest.mark.parametrize("family_kernel", KERNELS)
+@AES
 @pytest.mark.parametrize("row", md_rows(SPEC_10_CONST), ids=lambda r: "-".join(r[:3]))
 def test_constant_inputs_10_7_1(family_kernel, row):
     name, source, params, _cut, count, first4, last2 = row
     data = bytes([int(source.split("0x")[1], 16)]) * 300000
-    chunker = caes.CHUNKERS[name](KEYS["KZ"], *tup(params), kernel=family_kernel[1])
-    chunks = list(chunker.chunkify(data))
-    ends = cuts_of([c.size for c in chunks])
+    chunks = list(_chunks(name, KEYS["KZ"], tup(params), family_kernel[1], data))
+    ends = cuts_of([size for size, _ in chunks])
     assert (len(ends), ends[:4], ends[-2:]) == (int(count), ints(first4), ints(last2))
-    assert all(c.all_zero == (data[0] == 0) for c in chunks)
+    assert all((piece is None) == (data[0] == 0) for _, piece in chunks)
 
 
-@pytest.mark.parametrize("family_kernel", KERNELS)
+@AES
 @pytest.mark.parametrize("row", md_rows(SPEC_10_LCG), ids=lambda r: "-".join(r[:2]))
 def test_lcg_10_7_2(family_kernel, row):
     name, params, count, first, last2 = row
-    ends = cuts_of(caes.CHUNKERS[name](KEYS["KZ"], *tup(params), kernel=family_kernel[1]).chunk_sizes(LCG()))
+    ends = _ends(name, KEYS["KZ"], tup(params), family_kernel[1], LCG())
     assert (len(ends), ends[:len(ints(first))], ends[-2:]) == (int(count), ints(first), ints(last2))
 
 
-@pytest.mark.parametrize("family_kernel", KERNELS)
+@AES
 def test_tiny_prefixes_10_7_3(family_kernel):
     rows = md_rows(SPEC_10_TINY)
     assert len(rows) == 7
     for row in rows:
         for name, cell in zip(("toeplitz-aes", "rabin-aes", "goldilocks-aes"), row[1:]):
-            chunker = caes.CHUNKERS[name](KEYS["KZ"], 10, 16, 1, 0, kernel=family_kernel[1])
-            assert cuts_of(chunker.chunk_sizes(AES_SC()[:int(row[0])])) == ast.literal_eval(cell), (name, row[0])
+            ends = _ends(name, KEYS["KZ"], (10, 16, 1, 0), family_kernel[1], AES_SC()[:int(row[0])])
+            assert ends == ast.literal_eval(cell), (name, row[0])
 
 
-@pytest.mark.parametrize("family_kernel", KERNELS)
+@AES
 @pytest.mark.parametrize("row", md_rows(SPEC_10_GRID), ids=lambda r: r[0])
 def test_frozen_grid_10_7_4(family_kernel, row):
     """borg's regression grid: 144 runs over LCG, SHA-256 of the chunk hashes of each run, then of all."""
@@ -216,7 +226,8 @@ def test_frozen_grid_10_7_4(family_kernel, row):
             for hi in (15, 17):
                 for bits in (7, 10, 12):
                     for key in (KEYS["KA"], KEYS["KB"]):
-                        chunker = caes.CHUNKERS[name](key, lo, hi, bits, nc, kernel=family_kernel[1])
-                        runs.append(hashlib.sha256(b"".join(hashlib.sha256(c.tobytes()).digest()
-                                                            for c in chunker.chunkify(data))).digest())
+                        chunks = _chunks(name, key, (lo, hi, bits, nc), family_kernel[1], data)
+                        runs.append(hashlib.sha256(b"".join(
+                            hashlib.sha256(bytes(size) if piece is None else piece).digest()
+                            for size, piece in chunks)).digest())
     assert hashlib.sha256(b"".join(runs)).hexdigest() == want

@@ -24,6 +24,7 @@ from conformance.spec_values import KEYS as SPEC_KEYS
 from conformance.spec_values import SPEC_KEYS as KEY_VALUES
 from conformance.tests.params import kernel_params
 
+pytestmark = pytest.mark.ours_only     # the AES scan level: our kernels called directly (no adapter has a scan API)
 KERNELS = kernel_params(["aes"])
 SEED = 20261201
 KEYS = {"Z": bytes(32), "KS": bytes(range(32)), "R1": random.Random(1).randbytes(32)}

@@ -7,6 +7,7 @@ import gzip
 import hashlib
 import io
 import os
+import random
 import struct
 
 import pytest
@@ -148,7 +149,7 @@ def test_fixed_examples_05_6():
 
 @pytest.mark.parametrize("step", [1, 7, 4096, 1 << 20])
 def test_fixed_short_reads_never_make_short_chunks(step):
-    data = os.urandom(30000)
+    data = random.Random(step).randbytes(30000)
     want = [123] + [4096] * 7 + [30000 - 123 - 7 * 4096]
     chunks = list(chunkers.Fixed(4096, 123).chunkify(ChunkedReader(data, [step])))
     assert [c.size for c in chunks] == want
@@ -193,7 +194,8 @@ SPARSE_PARAMS = ["fastcdc,10,16,12,2", "buzhash64,10,16,12,4095,2", "buzhash,10,
 @pytest.fixture
 def holey(tmp_path):
     path = tmp_path / "holey.bin"
-    data = _holey_file(path, [os.urandom(5000), 300000, os.urandom(7000), 200000])
+    rng = random.Random(4)
+    data = _holey_file(path, [rng.randbytes(5000), 300000, rng.randbytes(7000), 200000])
     return path, data
 
 
@@ -215,7 +217,8 @@ def test_sparse_reads_give_the_same_chunks(holey, params):
 
 def test_sparse_fixed_example_04_b3(holey):
     path, _ = holey
-    _holey_file(path, [os.urandom(5000), 300000, os.urandom(7000)])
+    rng = random.Random(5)
+    _holey_file(path, [rng.randbytes(5000), 300000, rng.randbytes(7000)])
     for sparse in (False, True):
         with open(path, "rb") as f:
             got = [(c.size, c.all_zero) for c in chunkers.Fixed(65536, sparse=sparse).chunkify(f)]

@@ -1,8 +1,8 @@
 """The implementation adapters (conformance.impls) and ``--impl``: the borg
 adapter against a stand-in ``borg.chunkers`` built on our chunkers
-(stub_borg/), deliberately faulty stand-ins that the vectors must catch, a
-clean skip when borg is absent, and the pytest option and main job run on
-another implementation."""
+(stub_borg/), deliberately faulty stand-ins that the vectors must catch, an
+error (exit 2) when borg is absent unless --allow-missing asks for a skip, and
+the pytest option and main job run on another implementation."""
 
 import os
 import subprocess
@@ -119,6 +119,8 @@ def test_main_job_with_impl():
     r = _run(job, fault="header")
     assert r.returncode == 1 and "golden vector" in r.stdout, r.stdout + r.stderr
     r = _run(job, stub=False)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "not installed" in r.stderr, r.stdout + r.stderr
+    r = _run(job + ["--allow-missing"], stub=False)
     assert r.returncode == 0 and "skipped" in r.stdout and "not installed" in r.stdout, r.stdout + r.stderr
 
 
@@ -127,6 +129,10 @@ def test_pytest_impl_option():
            "conformance/tests/test_vectors.py::test_vectors", "-k", "fixed"]
     r = _run(run)
     assert r.returncode == 0 and "1 passed" in r.stdout, r.stdout + r.stderr
+    assert "1 tests ran against borg (1 passed)" in r.stdout, r.stdout
     r = _run(run[:-2], stub=False)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "borg is not installed" in r.stderr, \
+        r.stdout + r.stderr
+    r = _run(run[:-2] + ["--allow-missing"], stub=False)
     assert r.returncode == 0 and "1 skipped" in r.stdout and "borg is not installed" in r.stdout, \
         r.stdout + r.stderr

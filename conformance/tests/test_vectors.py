@@ -37,6 +37,7 @@ def test_every_chunker_has_vectors():
     assert {c for fam in FAMILIES.values() for c in fam.chunkers} >= set(NAMES)
 
 
+@pytest.mark.level("vectors")
 def test_vectors(family_kernel):
     """Every vector of the family's chunkers on this kernel of the implementation under test."""
     family, kernel = family_kernel

@@ -33,4 +33,5 @@ void aes_scanner(const aes_hooks *h, ck_scanner *sc)
     sc->scan = scan;
     sc->window_hash = NULL;
     sc->roll_scan = NULL;
+    sc->provenance = ck_provenance_take;
 }

@@ -38,4 +38,5 @@ void buzhash_scanner(const buzhash_ctx *c, ck_scanner *sc)
     sc->scan = NULL;
     sc->window_hash = window_hash;
     sc->roll_scan = roll_scan;
+    sc->provenance = NULL;     /* a single implementation: nothing to dispatch */
 }

@@ -22,4 +22,5 @@ void buzhash64_scanner(const buzhash64_ctx *ctx, ck_scanner *sc)
     sc->scan = NULL;
     sc->window_hash = window_hash;
     sc->roll_scan = roll_scan;
+    sc->provenance = ck_provenance_take;
 }

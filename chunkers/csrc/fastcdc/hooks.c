@@ -20,4 +20,5 @@ void fastcdc_scanner(const fastcdc_ctx *ctx, ck_scanner *sc)
     sc->scan = scan;
     sc->window_hash = NULL;
     sc->roll_scan = NULL;
+    sc->provenance = ck_provenance_take;
 }

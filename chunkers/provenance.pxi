@@ -1,0 +1,12 @@
+# Included by each family's extension (fastcdc, buzhash64, aes): every extension has its own
+# per-thread provenance slot (csrc/kernel.h, CK_PROVENANCE), so each needs its own reader.
+from chunkers._native cimport ck_provenance_take
+
+
+def last_kernel():
+    """Registry name (str) of the kernel whose own code ran the last scan of this family in this
+    thread since the previous call, recorded by the kernel function itself (CK_PROVENANCE); None if
+    no kernel of this family ran since. Clears the record. What the conformance suite compares with
+    the kernel it asked for, since a dispatch fault gives identical output."""
+    cdef const char *ran = ck_provenance_take()
+    return ran.decode() if ran != NULL else None

@@ -1,0 +1,207 @@
+"""Chunk-level input classes that the corpus runs never reach (issue 12), shared by
+the pytest suite (conformance/tests/test_input_classes.py) and the main job.
+
+* **nc levels**: every ``nc_level`` the rules allow (spec 01 §4.1: ``hash_mask_bits -
+  nc >= 1`` and ``hash_mask_bits + nc <= 48``) for mask widths 8, 12, 24 and 40, with
+  the automatic normal size and an explicit one, for every chunker that has ``nc_level``
+  (fastcdc, buzhash64, rabin-aes, goldilocks-aes, toeplitz-aes). Expected sizes come
+  from the pure-Python model (conformance.model), never from a kernel.
+* **all-zero classification** (spec 01 §8): a single non-zero byte at every offset of
+  short inputs, and periodic inputs with one non-zero byte per period, cut by every
+  family; each chunk's "all zero" flag (data None) is checked against the bytes
+  themselves, and each non-zero chunk's data against the input slice.
+
+Every case is a pure function of the family and a seed; a mismatch names the
+params, key, normal size, kernel and input (see :class:`ClassCase`).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import random
+from typing import NamedTuple
+
+from conformance import engine, keystream
+from conformance.engine import Mismatch
+
+NC_MASK_BITS = (8, 12, 24, 40)
+"""Mask widths of the nc grid: 8 and 12 put the automatic normal size inside 64..4096 bytes;
+24 allows the largest nc_level of all (23); 40 puts the strict mask at the 48-bit limit."""
+
+NORMAL_SIZES = (65, 100, 1000, 2049, 4095, 4096, 5000, 1 << 63)
+"""Explicit normal sizes (bytes) of the nc grid, one per level in rotation: just past min, inside
+the size range, at and past max (loose mask never used) and far out of range."""
+
+NC_LENGTH = 4500
+"""Input bytes per nc case: one chunk past the 4096-byte max at least, a few at most."""
+
+ZERO_PARAMS = {
+    "fastcdc": [("fastcdc", 12, 14, 13, 0), ("fastcdc", 6, 12, 8, 2)],
+    "buzhash64": [("buzhash64", 12, 14, 13, 63, 0), ("buzhash64", 6, 12, 8, 63, 2)],
+    "buzhash": [("buzhash", 12, 14, 13, 63), ("buzhash", 6, 12, 8, 63)],
+    "fixed": [("fixed", 4096, 0), ("fixed", 100, 7)],
+    "aes": [("rabin-aes", 12, 14, 13, 0), ("goldilocks-aes", 6, 12, 8, 2), ("toeplitz-aes", 6, 12, 8, 1)],
+}
+"""Per family: params whose min size (4096) keeps every short input one chunk, then params that cut
+the periodic inputs into many short chunks."""
+
+SHORT_LENGTHS = tuple(range(1, 81)) + (127, 128, 129, 255, 256, 257, 1023, 1024, 1025)
+"""Lengths of the short inputs; each one is tried with its non-zero byte at every offset."""
+
+PERIODS = (1, 2, 15, 16, 17, 63, 64, 65, 4095, 4096, 4097, 20000)
+"""Periods (bytes) of the one-non-zero-byte-per-period inputs."""
+
+PERIODIC_LENGTH = 1 << 16
+
+
+class ClassCase(NamedTuple):
+    """One chunk-level run: ``params`` (tuple), key name (families.key_bytes), explicit normal size
+    (0 = automatic), input bytes placed ``align`` bytes past a 64-byte boundary, read from memory
+    or as a stream (``stream``)."""
+
+    group: str
+    params: tuple
+    key: str
+    normal_size: int
+    data: bytes
+    align: int = 0
+    stream: bool = False
+
+    def describe(self) -> str:
+        """A reproducer: everything needed to rebuild the run (the input's non-zero bytes when sparse)."""
+        nz = [i for i, b in enumerate(self.data) if b] if self.data.count(0) * 2 > len(self.data) else None
+        what = (f"zeros({len(self.data)}) with non-zero bytes at {nz[:8]}{'...' if len(nz) > 8 else ''}"
+                if nz is not None else f"{len(self.data)} bytes {self.data[:24].hex()}...")
+        return (f"[{self.group}] params={self.params} key={self.key} normal_size={self.normal_size} "
+                f"align={self.align} {'stream' if self.stream else 'memory'} input={what}")
+
+
+def max_nc(mask_bits: int) -> int:
+    """The largest nc_level the rules allow for ``mask_bits`` (spec 01 §4.1)."""
+    return min(mask_bits - 1, 48 - mask_bits)
+
+
+def _nc_params(chunker: str, bits: int, nc: int) -> tuple:
+    if chunker == "buzhash64":
+        return (chunker, 6, 12, bits, 63, nc)
+    return (chunker, 6, 12, bits, nc)
+
+
+def nc_chunkers(family: str) -> tuple:
+    """The chunkers of ``family`` that take nc_level (empty for buzhash and fixed)."""
+    from conformance.families import FAMILIES
+    return tuple(c for c in FAMILIES[family].chunkers if c not in ("buzhash", "fixed"))
+
+
+@functools.lru_cache(maxsize=None)
+def nc_cases(family: str, seed: int) -> tuple:
+    """Every (mask width, nc_level) of NC_MASK_BITS x 0..max_nc for each nc chunker of ``family``,
+    with the automatic normal size and one explicit size of NORMAL_SIZES (also at nc 0, where it
+    must be ignored). Keys rotate over Z, KS, a seeded one and the key-stream boundary keys."""
+    rng = random.Random(f"nc/{family}/{seed}")
+    keys = ["Z", "KS", f"R{seed}"] + list(keystream.boundary_keys(family))
+    out = []
+    for chunker in nc_chunkers(family):
+        for bits in NC_MASK_BITS:
+            for nc in range(max_nc(bits) + 1):
+                for ns in (0, NORMAL_SIZES[(bits + nc) % len(NORMAL_SIZES)]):
+                    out.append(ClassCase(f"nc-{bits}-{nc}", _nc_params(chunker, bits, nc), keys[len(out) % len(keys)],
+                                         ns, rng.randbytes(NC_LENGTH), rng.randrange(64)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=None)
+def zero_cases(family: str, seed: int) -> tuple:
+    """A single non-zero byte at every offset of every SHORT_LENGTHS input (one chunk each, the first
+    ZERO_PARAMS of the family), the all-zero inputs themselves, and one-non-zero-byte-per-period
+    inputs (every PERIODS, the family's other params, from memory and as a stream)."""
+    rng = random.Random(f"zero/{family}/{seed}")
+    one_chunk, *many = ZERO_PARAMS[family]
+    out = []
+    for n in SHORT_LENGTHS:
+        out.append(ClassCase("zero-short", one_chunk, "Z", 0, bytes(n), rng.randrange(64)))
+        for j in range(n):
+            data = bytearray(n)
+            data[j] = rng.choice((1, 0x80, 0xff, rng.randrange(1, 256)))
+            out.append(ClassCase("zero-offset", one_chunk, "KS", 0, bytes(data), rng.randrange(64)))
+    for params in many:
+        for period in PERIODS:
+            data, value = bytearray(PERIODIC_LENGTH), rng.randrange(1, 256)
+            for i in range(rng.randrange(period), PERIODIC_LENGTH, period):
+                data[i] = value
+            for stream in (False, True):
+                out.append(ClassCase(f"zero-period-{period}", params, "Z", 0, bytes(data), rng.randrange(64), stream))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=4096)
+def model_sizes(case: ClassCase) -> tuple:
+    """The pure-Python model's chunk sizes for a case (cached: every kernel is compared with them)."""
+    return tuple(engine.model_sizes(case.params, case.data, case.key, case.normal_size))
+
+
+def nc_mismatches(family: str, kernel: str | None, seed: int, cases=None) -> list[Mismatch]:
+    """nc cases (default: all of nc_cases) where ``kernel`` of the implementation under test cuts
+    otherwise than the model (or breaks the size bounds)."""
+    from conformance.families import aligned
+    out = []
+    for i, case in enumerate(nc_cases(family, seed) if cases is None else cases):
+        m = engine.chunk_mismatch(case.params, aligned(case.data, case.align), list(model_sizes(case)),
+                                  key=case.key, kernel=kernel, normal_size=case.normal_size,
+                                  source=f"conformance.classes.nc_cases({family!r}, {seed})[{i}] {case.describe()}")
+        if m:
+            out.append(m)
+    return out
+
+
+def zero_mismatch(case: ClassCase, kernel: str | None, where: str = "") -> Mismatch | None:
+    """Where ``kernel``'s chunks of ``case`` are classified all-zero otherwise than their bytes say
+    (or carry other bytes than the input's), or None. ``where`` names the case in the reproducer."""
+    from conformance.families import aligned
+    src = aligned(case.data, case.align)
+    pos = 0
+    for i, (size, data) in enumerate(engine.chunks(case.params, io.BytesIO(case.data) if case.stream else src,
+                                                   case.key, kernel, case.normal_size)):
+        piece = case.data[pos:pos + size]
+        zero = piece.count(0) == len(piece)
+        if (data is None) != zero or (data is not None and bytes(data) != piece):
+            got = "all-zero (no data)" if data is None else f"data {bytes(data)[:16].hex()}..."
+            return Mismatch("all-zero classification", f"kernel={kernel} {where}{case.describe()}; chunk {i} at offset "
+                            f"{pos} ({size} bytes)", "all-zero" if zero else f"data {piece[:16].hex()}...", got)
+        pos += size
+    if pos != len(case.data):
+        return Mismatch("all-zero classification", f"kernel={kernel} {where}{case.describe()}",
+                        f"{len(case.data)} bytes",
+                        f"chunks covering {pos} bytes")
+    return None
+
+
+def zero_mismatches(family: str, kernel: str | None, seed: int, cases=None) -> list[Mismatch]:
+    """Every zero case (default: all of zero_cases) that ``kernel`` classifies wrongly."""
+    out = []
+    for i, case in enumerate(zero_cases(family, seed) if cases is None else cases):
+        m = zero_mismatch(case, kernel, f"conformance.classes.zero_cases({family!r}, {seed})[{i}] ")
+        if m:
+            out.append(m)
+    return out
+
+
+def mismatches(family: str, kernel: str | None, seed: int) -> tuple[int, list[Mismatch]]:
+    """The main job's entry: (runs, mismatches) of every class case of ``family`` on ``kernel``."""
+    nc = nc_cases(family, seed) if nc_chunkers(family) else ()
+    zero = zero_cases(family, seed)
+    return len(nc) + len(zero), nc_mismatches(family, kernel, seed, nc) + zero_mismatches(family, kernel, seed, zero)
+
+
+def check_cell(cell, seed: int, reference: bool) -> None:
+    """Add the class cases to a main-job cell (conformance.job.Cell) of a kernel that runs here:
+    every case counts as a chunk run; with ``reference`` (our family's reference kernel) also the
+    key-derivation and rolling-step checks of conformance.keystream. Mismatches fail the cell."""
+    runs, found = mismatches(cell.family, cell.kernel, seed)
+    if reference:
+        found += keystream.mismatches(cell.family, seed)
+    cell.chunk_runs += runs
+    if found:
+        cell.status = "failed"
+        cell.mismatches += found
