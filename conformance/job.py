@@ -209,6 +209,8 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
                 if progress:
                     progress(f"{fam_name}/{kernel} ({coverage})")
                 run = emulate.runner(fam_name, kernel)
+                if tracker:         # minutes under an emulator: keep the progress lines coming
+                    run = _ticking(run, tracker)
                 for m in scan_mismatches(fam_name, kernel, cases, run):
                     _record(cell, m)
                 cell.scan_cases, cell.reason = len(cases), f"{reason}; scan level only"
@@ -236,6 +238,14 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
             if cell.status == "running":
                 cell.status = "passed"
     return cells
+
+
+def _ticking(run, tracker):
+    """``run`` (case -> result) that also lets ``tracker`` report (a line per its interval)."""
+    def ticked(case):
+        tracker.tick()
+        return run(case)
+    return ticked
 
 
 def _audit_cell(cell: Cell, impl: audit.Counting, calls: int) -> None:

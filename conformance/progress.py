@@ -54,6 +54,10 @@ class Progress:
         self.inputs_done += 1
         self._report()
 
+    def tick(self) -> None:
+        """Work without input bytes goes on (e.g. emulated scan cases): a line if one is due."""
+        self._report()
+
     def skip(self, nbytes: int) -> None:
         """Planned work of ``nbytes`` bytes will not be done (an input left out): off the total."""
         self.total -= nbytes

@@ -3,6 +3,7 @@ bad paths, progress lines, a partial report on SIGTERM, --max-bytes / --sample /
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -14,6 +15,11 @@ from conformance import job, progress, realfiles
 from conformance.__main__ import main
 
 QUICK = ["--family", "fixed", "--corpus-size", "4096"]
+
+
+def _rand(n: int, salt: str = "") -> bytes:
+    """``n`` seeded pseudo-random bytes (replayable: the seed is the size and ``salt``)."""
+    return random.Random(f"{salt}:{n}").randbytes(n)
 pytestmark = pytest.mark.ours_only
 
 
@@ -49,7 +55,8 @@ def test_new_options_are_checked(capsys, args, message):
 
 def test_abstract_adapter_is_a_usage_error(capsys):
     assert main([*QUICK, "--impl", "conformance.impls:Implementation"]) == 2
-    assert "abstract adapter" in capsys.readouterr().out
+    out = capsys.readouterr()
+    assert "abstract adapter" in out.out + out.err
 
 
 # --- the walk: special entries are listed ------------------------------------------------------
@@ -87,7 +94,7 @@ def test_special_files_are_in_the_report(tmp_path, capsys):
 # --- bounded reads and files that change -------------------------------------------------------
 
 def test_files_are_read_in_bounded_pieces(tmp_path):
-    data = os.urandom(2500)
+    data = _rand(2500)
     path = _tree(tmp_path, {"f": data})
     files, _ = realfiles.walk([path])
     pieces = realfiles.pieces(files, piece=1000)
@@ -100,10 +107,10 @@ def test_files_are_read_in_bounded_pieces(tmp_path):
     (lambda p: os.truncate(p, 10), "shrank during the run (3000 -> 10 bytes)"),
     (lambda p: open(p, "ab").write(b"more"), "grew during the run (3000 -> 3004 bytes)"),
     (os.unlink, "vanished during the run"),
-    (lambda p: (open(p + ".new", "wb").write(os.urandom(3000)), os.replace(p + ".new", p)), "replaced during the run"),
+    (lambda p: (open(p + ".new", "wb").write(_rand(3000, "new")), os.replace(p + ".new", p)), "replaced during the run"),
 ])
 def test_a_file_changed_between_kernels_is_skipped_with_the_reason(tmp_path, change, reason):
-    path = _tree(tmp_path, {"f": os.urandom(3000), "g": os.urandom(2000)})
+    path = _tree(tmp_path, {"f": _rand(3000), "g": _rand(2000)})
     files, _ = realfiles.walk([path])
     sources, skipped, refs = realfiles.pieces(files), {}, {}
     first = job.Cell("fixed", "single")
@@ -132,7 +139,7 @@ def test_truncating_a_file_during_a_run_is_no_crash(tmp_path):
     tree = tmp_path / "tree"
     tree.mkdir()
     big = tree / "big"
-    big.write_bytes(os.urandom(3 << 20))
+    big.write_bytes(_rand(3 << 20))
     report = tmp_path / "r.json"
     code = (f"import os, sys; from conformance import job; real = job.check_cell\n"
             f"def hook(cell, *a, **k):\n"
@@ -163,7 +170,7 @@ def test_max_bytes_and_sample_select_files(tmp_path):
 
 
 def test_max_bytes_bounds_the_bytes_run(tmp_path):
-    path = _tree(tmp_path, {"a": os.urandom(5000), "b": os.urandom(5000)})
+    path = _tree(tmp_path, {"a": _rand(5000), "b": _rand(5000)})
     report = tmp_path / "r.json"
     assert main([*QUICK, "--max-bytes", "6000", "--report", str(report), path]) == 0
     corpus_only = job.matrix(1, 4096, [], ["fixed"])[0]
@@ -175,7 +182,7 @@ def test_max_bytes_bounds_the_bytes_run(tmp_path):
 
 def test_jobs_give_the_same_matrix(tmp_path):
     (tmp_path / "tree").mkdir()
-    path = _tree(tmp_path / "tree", {"a": os.urandom(20000)})
+    path = _tree(tmp_path / "tree", {"a": _rand(20000)})
     reports = []
     for jobs in ("1", "2"):
         report = tmp_path / f"r{jobs}.json"
@@ -190,7 +197,7 @@ def test_jobs_give_the_same_matrix(tmp_path):
 # --- progress and interruption -----------------------------------------------------------------
 
 def test_progress_lines_when_piped(tmp_path):
-    path = _tree(tmp_path, {"a": os.urandom(20000)})
+    path = _tree(tmp_path, {"a": _rand(20000)})
     proc = subprocess.run([sys.executable, "-m", "conformance", *QUICK, path], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     lines = [line for line in proc.stderr.splitlines() if line.startswith("ours: fixed/single:")]
@@ -208,6 +215,8 @@ def test_progress_line_counts_work():
     p.advance(100)               # within the interval: no line
     now[0] = 10.0
     p.advance(400)
+    now[0] = 14.0
+    p.tick()                     # within the interval: no line
     p.skip(250)                  # an input left out: its work is off the total
     now[0] = 20.0
     p.advance(0)
@@ -243,7 +252,7 @@ def test_memory_does_not_grow_with_the_tree(tmp_path):
     """The reference cache keeps a digest per run, not the size lists: running 8 files instead of
     1 (fixed,64: 32768 sizes per file and key) peaks at about the same traced memory."""
     import tracemalloc
-    data = os.urandom(2 << 20)
+    data = _rand(2 << 20)
     job.check_cell(job.Cell("fixed", "single"), [], [], {})     # first-use allocations (vectors) out of the way
     peaks = []
     for count in (1, 8):
@@ -263,7 +272,7 @@ def test_memory_does_not_grow_with_the_tree(tmp_path):
 def test_the_model_sees_the_first_real_inputs_only(tmp_path, monkeypatch):
     """The pure-Python model takes 0.2-0.5 s per 64 KiB prefix: over a system tree that would be
     hours, so only the first MODEL_REAL_INPUTS real inputs are compared with it."""
-    path = _tree(tmp_path, {f"f{i:02d}": os.urandom(300) for i in range(job.MODEL_REAL_INPUTS + 4)})
+    path = _tree(tmp_path, {f"f{i:02d}": _rand(300) for i in range(job.MODEL_REAL_INPUTS + 4)})
     files, _ = realfiles.walk([path])
     calls = []
     real_model = job.model_sizes
@@ -273,3 +282,20 @@ def test_the_model_sees_the_first_real_inputs_only(tmp_path, monkeypatch):
     job.check_cell(cell, realfiles.pieces(files), [], {})
     assert cell.status == "passed"
     assert len(calls) == job.MODEL_REAL_INPUTS * 4 * 2 and cell.chunk_runs == (job.MODEL_REAL_INPUTS + 4) * 4 * 2
+
+
+def test_emulated_kernels_keep_progress_lines_coming(monkeypatch):
+    """An emulated kernel runs scan cases for minutes without input bytes: each case ticks."""
+    from conformance import emulate
+    ticks = []
+
+    class Tracker(progress.Progress):
+        def tick(self):
+            ticks.append(1)
+
+    monkeypatch.setattr(emulate, "runner", lambda family, kernel: lambda case: None)
+    monkeypatch.setattr(job, "scan_mismatches", lambda family, kernel, cases, run: [run(c) for c in cases] and [])
+    monkeypatch.setattr(job.chunkers, "kernels", lambda: [job.chunkers.KernelStatus(
+        "buzhash", "single", False, "no CPU", True, "emulated (test)")])
+    job.matrix(1, 4096, [], ["buzhash"], progress=Tracker(lambda line: None))
+    assert len(ticks) == len(job.FAMILIES["buzhash"].cases(1)) > 0
