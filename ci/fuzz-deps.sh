@@ -22,5 +22,6 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 # The extra's requirements only (the project itself is built by ci/setup.sh or fuzz build).
 "$PY" -c 'import atheris, Cython, setuptools, PyInstaller' 2>/dev/null ||
-  "$PY" -m pip install -q $("$PY" -c 'import tomllib; print(" ".join(
-      tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["fuzz"]))') || exit 2
+  "$PY" -c 'import subprocess, sys, tomllib
+extra = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["fuzz"]
+sys.exit(subprocess.call([sys.executable, "-m", "pip", "install", "-q", *extra]))' || exit 2
