@@ -41,12 +41,18 @@ def main(argv=None) -> int:
                         "too, qemu-user aarch64 and big-endian s390x via ci/cross-run)")
     p.add_argument("--impl", default="ours", help="implementation under test: ours (default), borg, model or "
                                                   "module:attribute")
+    p.add_argument("--builds", metavar="LIST", help="build matrix: compile the extensions with each build of LIST "
+                                                    "(e.g. gcc-O0,gcc-O3,clang-O2) into build/builds/, run the job in "
+                                                    "each, require identical results, report MB/s (conformance.builds)")
     args = p.parse_args(argv)
     for path in args.paths:
         if not os.path.exists(path):
             p.error(f"no such file or directory: {path}")
     if args.report and not os.access(os.path.dirname(os.path.abspath(args.report)), os.W_OK):
         p.error(f"--report: cannot write into the folder of {args.report}")
+    if args.builds:
+        from conformance import builds
+        return builds.run(args.builds, seed=args.seed, corpus_size=args.corpus_size, families=args.family)
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
                families=args.family, tier_choice=args.tiers, impl=args.impl)
 
