@@ -11,7 +11,7 @@ A tree lives in one directory ``ROOT``:
   ignored); tests and the main job run there, importing the extensions built
   into ``ROOT/src/chunkers`` (the copy comes first on ``sys.path``);
 * ``ROOT/obj``: object files named by a hash of their compile command, source
-  and every header, so a source (or header) that changes back reuses the
+  and the project headers it includes, so a source (or header) that changes back reuses the
   object it had; ``ROOT/lib``: linked modules, named the same way.
 
 The extension list (modules, sources, libraries, compile arguments) is read
@@ -28,6 +28,7 @@ import concurrent.futures
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -36,11 +37,12 @@ import sysconfig
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-HEADER_GLOB = "chunkers/csrc/**/*.h"
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 _CAPTURE = r"""
 import json, runpy, sys, setuptools
 def setup(ext_modules=(), **kw):
+    sys.stdout.write("\n@@extensions@@ ")
     json.dump([dict(name=e.name, sources=e.sources, libraries=e.libraries, include_dirs=e.include_dirs,
                     define_macros=e.define_macros, extra_compile_args=e.extra_compile_args,
                     extra_link_args=e.extra_link_args) for e in ext_modules], sys.stdout)
@@ -109,7 +111,10 @@ class Tree:
                                   text=True)
             if proc.returncode:
                 raise BuildError(f"reading the extensions from setup.py failed:\n{proc.stderr[-3000:]}")
-            self._exts = json.loads(proc.stdout[proc.stdout.index("["):])
+            marked = [ln for ln in proc.stdout.splitlines() if ln.startswith("@@extensions@@ ")]
+            if not marked:
+                raise BuildError(f"setup.py did not call setup():\n{proc.stdout[-2000:]}")
+            self._exts = json.loads(marked[-1].split(" ", 1)[1])
         return self._exts
 
     # -- compiling -------------------------------------------------------------------------------
@@ -123,14 +128,27 @@ class Tree:
         return [*shlex.split(self.cc), *base, *macros, *incs, *ext["extra_compile_args"], "-c", source,
                 "-o", str(obj)]
 
-    def _headers(self) -> bytes:
-        return b"".join(p.read_bytes() for p in sorted(self.src.glob(HEADER_GLOB)))
+    def includes(self, source: str) -> list[Path]:
+        """The project headers ``source`` includes, directly or not (``#include "..."`` looked up
+        next to the including file, then under chunkers/; system headers are not followed)."""
+        seen, todo = set(), [self.src / source]
+        while todo:
+            path = todo.pop()
+            for name in _INCLUDE.findall(path.read_text(errors="replace")):
+                for cand in (path.parent / name, self.src / "chunkers" / name):
+                    cand = cand.resolve()
+                    if cand.is_file() and self.src in cand.parents:
+                        if cand not in seen:
+                            seen.add(cand)
+                            todo.append(cand)
+                        break
+        return sorted(seen)
 
-    def object_for(self, ext: dict, source: str, headers: bytes | None = None) -> Path:
-        """Path of the object of ``source`` for the current sources and headers."""
-        headers = self._headers() if headers is None else headers
+    def object_for(self, ext: dict, source: str) -> Path:
+        """Path of the object of ``source`` for its current text and the headers it includes."""
         cmd = self.compile_command(ext, source, Path("OBJ"))
-        return self.obj / f"{_digest(self.cc, *cmd, (self.src / source).read_bytes(), headers)}.o"
+        deps = [p.read_bytes() for p in [self.src / source, *self.includes(source)]]
+        return self.obj / f"{_digest(self.cc, *cmd, *deps)}.o"
 
     def _compile(self, ext: dict, source: str, obj: Path) -> None:
         tmp = obj.with_suffix(f".tmp{os.getpid()}.o")
@@ -144,8 +162,7 @@ class Tree:
         sources that were compiled."""
         self.obj.mkdir(parents=True, exist_ok=True)
         self.lib.mkdir(parents=True, exist_ok=True)
-        headers = self._headers()
-        plan = [(ext, s, self.object_for(ext, s, headers)) for ext in self.extensions() for s in ext["sources"]]
+        plan = [(ext, s, self.object_for(ext, s)) for ext in self.extensions() for s in ext["sources"]]
         todo = [(ext, s, o) for ext, s, o in plan if not o.exists()]
         with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
             for f in [pool.submit(self._compile, *job) for job in todo]:

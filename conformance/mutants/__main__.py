@@ -58,7 +58,17 @@ def select(args) -> list:
         chosen = [m for m in chosen if m.tier in args.tier]
     if args.no_cross:
         chosen = [m for m in chosen if m.route == "native"]
-    return chosen
+    return round_robin(chosen)
+
+
+def round_robin(faults) -> list:
+    """The faults with the tiers taking turns (catalogue order within a tier), so that a run cut
+    short still has verdicts for every tier."""
+    by_tier = defaultdict(list)
+    for m in faults:
+        by_tier[m.tier].append(m)
+    queues = list(by_tier.values())
+    return [q[i] for i in range(max(map(len, queues), default=0)) for q in queues if i < len(q)]
 
 
 def main(argv=None) -> int:
@@ -70,6 +80,7 @@ def main(argv=None) -> int:
     ap.add_argument("--root", help="build tree directory (default build/mutants)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per test or job step (default 900)")
     ap.add_argument("--pytest-args", default="", help="extra pytest arguments, e.g. '-n 2'")
+    ap.add_argument("--main-args", default="", help="extra main-job arguments, e.g. '--corpus-size 262144'")
     ap.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     ap.add_argument("--list", action="store_true", help="list the catalogue and exit")
     args = ap.parse_args(argv)
@@ -85,7 +96,7 @@ def main(argv=None) -> int:
         return 0
     if not shutil.which("objcopy"):
         ap.error("objcopy (binutils) is needed to compare object code")
-    kw = dict(pytest_args=args.pytest_args.split(), timeout=args.timeout)
+    kw = dict(pytest_args=args.pytest_args.split(), main_args=args.main_args.split(), timeout=args.timeout)
     runner = Runner(args.root, **kw) if args.root else Runner(**kw)
     runner.prepare()
     verdicts = []
@@ -97,6 +108,9 @@ def main(argv=None) -> int:
         print(f"[{i}/{len(chosen)}] {m.id:24} {m.tier:11} {v.seconds:6.0f} s  {how}", flush=True)
         for line in v.log:
             print("    " + line.replace("\n", "\n    "))
+        if args.json:       # after every fault: a run cut short keeps its verdicts
+            with open(args.json, "w") as f:
+                json.dump([as_dict(v) for v in verdicts], f, indent=1)
     print("\n" + table(verdicts))
     argued = [v for v in verdicts if v.equivalent]
     if argued:
@@ -111,9 +125,6 @@ def main(argv=None) -> int:
         for m, v in survivors:
             print(f"  {m.id} ({m.tier}, {m.file}: {m.note}) default tier: {v.pytest}, main job: {v.main}\n"
                   f"    {command_line(m)}")
-    if args.json:
-        with open(args.json, "w") as f:
-            json.dump([as_dict(v) for v in verdicts], f, indent=1)
     return 1 if survivors else 0
 
 

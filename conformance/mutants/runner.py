@@ -96,11 +96,13 @@ def same_code(a: Path, b: Path, scratch: Path) -> bool:
 
 class Runner:
     """Runs faults in the tree under ``root`` (default build/mutants); ``pytest_args`` are added
-    to every pytest call (e.g. ``-n 2``); ``timeout`` bounds each test or job step (seconds)."""
+    to every pytest call (e.g. ``-n 2``), ``main_args`` to every main-job call (e.g. a smaller
+    ``--corpus-size``); ``timeout`` bounds each test or job step (seconds)."""
 
-    def __init__(self, root=REPO / "build" / "mutants", pytest_args=(), timeout=900, echo=print):
+    def __init__(self, root=REPO / "build" / "mutants", pytest_args=(), main_args=(), timeout=900, echo=print):
         self.tree = Tree(Path(root) / "native")
-        self.pytest_args, self.timeout, self.echo = list(pytest_args), timeout, echo
+        self.pytest_args, self.main_args = list(pytest_args), list(main_args)
+        self.timeout, self.echo = timeout, echo
         self.scratch = Path(root) / "scratch"
 
     def prepare(self) -> None:
@@ -179,7 +181,7 @@ class Runner:
         for extra in steps:
             label = "python -m conformance " + " ".join(extra)
             try:
-                proc = self.tree.run("-m", "conformance", *extra, timeout=self.timeout)
+                proc = self.tree.run("-m", "conformance", *self.main_args, *extra, timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 return "killed", f"{label}: timeout (a hang)"
             if proc.returncode != 0:
