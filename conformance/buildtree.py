@@ -163,7 +163,7 @@ class Tree:
         self.obj.mkdir(parents=True, exist_ok=True)
         self.lib.mkdir(parents=True, exist_ok=True)
         plan = [(ext, s, self.object_for(ext, s)) for ext in self.extensions() for s in ext["sources"]]
-        todo = [(ext, s, o) for ext, s, o in plan if not o.exists()]
+        todo = list({o: (ext, s, o) for ext, s, o in plan if not o.exists()}.values())    # cpu.c: one object
         with concurrent.futures.ThreadPoolExecutor(max(1, jobs)) as pool:
             for f in [pool.submit(self._compile, *job) for job in todo]:
                 f.result()

@@ -25,7 +25,7 @@ from collections import defaultdict
 from conformance.mutants.catalogue import CATALOGUE, CI_SAMPLE
 from conformance.mutants.runner import Runner, as_dict, command_line
 
-COUNTED = ("killed", "survived")
+COUNTED = ("killed", "survived", "survived (quick)", "error")
 
 
 def _rate(verdicts, column: str) -> str:
@@ -81,6 +81,7 @@ def main(argv=None) -> int:
     ap.add_argument("--timeout", type=int, default=900, help="seconds per test or job step (default 900)")
     ap.add_argument("--pytest-args", default="", help="extra pytest arguments, e.g. '-n 2'")
     ap.add_argument("--main-args", default="", help="extra main-job arguments, e.g. '--corpus-size 262144'")
+    ap.add_argument("--quick", action="store_true", help="only the selected tests and the family's main job per fault")
     ap.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     ap.add_argument("--list", action="store_true", help="list the catalogue and exit")
     args = ap.parse_args(argv)
@@ -96,7 +97,8 @@ def main(argv=None) -> int:
         return 0
     if not shutil.which("objcopy"):
         ap.error("objcopy (binutils) is needed to compare object code")
-    kw = dict(pytest_args=args.pytest_args.split(), main_args=args.main_args.split(), timeout=args.timeout)
+    kw = dict(pytest_args=args.pytest_args.split(), main_args=args.main_args.split(), timeout=args.timeout,
+              quick=args.quick)
     runner = Runner(args.root, **kw) if args.root else Runner(**kw)
     runner.prepare()
     verdicts = []
