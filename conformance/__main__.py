@@ -66,6 +66,9 @@ def main(argv=None) -> int:
     p.add_argument("--allow-missing", action="store_true",
                    help="with --impl: skip the run (exit 0) if the implementation is not available here, "
                         "instead of exit status 2")
+    p.add_argument("--builds", metavar="LIST", help="build matrix: compile the extensions with each build of LIST "
+                                                    "(e.g. gcc-O0,gcc-O3,clang-O2) into build/builds/, run the job in "
+                                                    "each, require identical results, report MB/s (conformance.builds)")
     args = p.parse_args(argv)
     for path in args.paths:
         problem = check_path(path)
@@ -73,6 +76,9 @@ def main(argv=None) -> int:
             p.error(problem)
     if args.report and not os.access(os.path.dirname(os.path.abspath(args.report)), os.W_OK):
         p.error(f"--report: cannot write into the folder of {args.report}")
+    if args.builds:
+        from conformance import builds
+        return builds.run(args.builds, seed=args.seed, corpus_size=args.corpus_size, families=args.family)
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
                families=args.family, tier_choice=args.tiers, impl=args.impl, allow_missing=args.allow_missing,
                sample=args.sample, max_bytes=args.max_bytes, jobs=args.jobs)

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# C coverage of the kernels under the default test tier (README: "Suite strength"):
+# a gcc --coverage -O0 build in build/coverage, the default pytest tier against it,
+# line and branch coverage per C file from gcov; exits non-zero when a file whose
+# code runs on this CPU is under 95 % branch coverage after the reasoned
+# exclusions in ci/coverage-exclusions.txt.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PYTHON=${PYTHON:-.venv/bin/python}
+ci/build-deps.sh
+command -v gcov >/dev/null || { echo "ci/coverage.sh: gcov (gcc) not found" >&2; exit 2; }
+exec "$PYTHON" -m conformance.coverage --json build/coverage/coverage.json "$@"

@@ -1,0 +1,249 @@
+"""Runs mutants (conformance.mutants.catalogue) one at a time in a separate build tree.
+
+Per fault: apply the search/replace in the tree's copy of the sources, rebuild
+only the objects whose source or headers changed (conformance.buildtree), and
+compare each rebuilt object with the original's (debug info stripped): all
+identical means the fault is equivalent (the same machine code) and nothing
+is run. Otherwise
+
+* the default pytest tier, fail-fast (-x): first the tests selected by the
+  mutated file's family or component (``-k``), then all the others; the first failing test
+  is the killer (a run past ``timeout`` counts as a kill: a hang);
+* the main job (``python -m conformance``): first for the families the file
+  belongs to (``--family``), then in full.
+
+Faults of the aarch64 and big-endian tiers (route aarch64 / s390x) exist
+only on those targets: the tree is cross-built and checked under qemu-user by
+ci/cross-run (the same run ``pytest --tiers all`` and ``python -m conformance
+--tiers all`` make), so one verdict serves both columns.
+
+The original file is restored after each fault; a rebuild of the original
+reuses the cached objects.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from conformance.buildtree import REPO, BuildError, Tree
+from conformance.mutants.catalogue import Mutant
+
+TEST_DIRS = ("conformance/tests", "fuzz/tests")
+FAMILY_OF_DIR = {"fastcdc": ["fastcdc"], "buzhash64": ["buzhash64"], "buzhash": ["buzhash"], "aes": ["aes"]}
+CROSS_ARCH = {"aarch64": "arm64", "s390x": "s390x"}
+CROSS_CC = {"aarch64": "aarch64-linux-gnu-gcc", "s390x": "s390x-linux-gnu-gcc"}
+
+
+@dataclass
+class Verdict:
+    """What became of one fault. ``pytest`` / ``main``: killed, survived, equivalent, error or
+    not run; ``*_by``: the killing test or job step; ``seconds``: wall time for this fault."""
+
+    id: str
+    tier: str
+    route: str
+    pytest: str = "not run"
+    pytest_by: str = ""
+    main: str = "not run"
+    main_by: str = ""
+    equivalent: str = ""
+    seconds: float = 0.0
+    log: list = field(default_factory=list)
+
+
+def families_of(path: str) -> list[str]:
+    """Main-job families a mutated file belongs to (empty: every family)."""
+    parts = Path(path).parts
+    if len(parts) > 3 and parts[1] == "csrc":
+        return FAMILY_OF_DIR.get(parts[2], [])
+    if parts[-1] == "fixed.py":
+        return ["fixed"]
+    return []
+
+
+def selection_of(path: str) -> str:
+    """A pytest ``-k`` expression for the tests most likely to kill a fault in ``path``."""
+    p = Path(path)
+    fams = families_of(path)
+    if fams == ["buzhash"]:
+        return "buzhash and not buzhash64"
+    if fams:
+        return " or ".join(fams)
+    if p.stem == "driver":
+        return "driver or zero or chunk"
+    return "table or vector or key or model"
+
+
+def _stripped(obj: Path, out: Path) -> bytes:
+    subprocess.run(["objcopy", "--strip-debug", "-R", ".comment", str(obj), str(out)], check=True)
+    return out.read_bytes()
+
+
+def same_code(a: Path, b: Path, scratch: Path) -> bool:
+    """True iff objects ``a`` and ``b`` are identical once debug info is removed."""
+    return _stripped(a, scratch / "a.o") == _stripped(b, scratch / "b.o")
+
+
+class Runner:
+    """Runs faults in the tree under ``root`` (default build/mutants); ``pytest_args`` are added
+    to every pytest call (e.g. ``-n 2``), ``main_args`` to every main-job call (e.g. a smaller
+    ``--corpus-size``); ``quick``: only the selected tests and the main job of the file's
+    families (a survivor is then "survived (quick)", not proof of a gap); ``timeout`` bounds each test or job step (seconds)."""
+
+    def __init__(self, root=REPO / "build" / "mutants", pytest_args=(), main_args=(), timeout=900, quick=False,
+                 echo=print):
+        self.tree = Tree(Path(root) / "native")
+        self.pytest_args, self.main_args = list(pytest_args), list(main_args)
+        self.timeout, self.echo, self.quick = timeout, echo, quick
+        self.scratch = Path(root) / "scratch"
+
+    def prepare(self) -> None:
+        """Copy the working tree and build the original (the objects every fault starts from)."""
+        self.scratch.mkdir(parents=True, exist_ok=True)
+        self.tree.sync()
+        t0 = time.monotonic()
+        built = self.tree.build()
+        self.echo(f"original build: {len(built)} sources compiled in {time.monotonic() - t0:.0f} s ({self.tree.root})")
+
+    # -- one fault -------------------------------------------------------------------------------
+
+    def run(self, m: Mutant) -> Verdict:
+        v = Verdict(m.id, m.tier, m.route)
+        t0 = time.monotonic()
+        target = self.tree.src / m.file
+        original = target.read_text()
+        if original.count(m.find) != 1:
+            v.pytest = v.main = "error"
+            v.log.append(f"'find' occurs {original.count(m.find)} times in {m.file}, expected once")
+            return v
+        native_c = m.route == "native" and m.file.endswith((".c", ".h"))
+        before = self._objects() if native_c else {}
+        try:
+            target.write_text(original.replace(m.find, m.replace))
+            if m.route != "native":
+                self._cross(m, v)
+            elif not (native_c and self._same_code(before, v)):
+                v.pytest, v.pytest_by = self._pytest(m)
+                v.main, v.main_by = self._main_job(m)
+        except BuildError as e:
+            v.pytest = v.main = "error"
+            v.log.append(str(e))
+        finally:
+            target.write_text(original)
+            if native_c:
+                self.tree.build()   # the original's objects are cached: a relink at most
+        if m.equivalent and not v.equivalent:
+            v.equivalent = f"argued: {m.equivalent}"
+        v.seconds = round(time.monotonic() - t0, 1)
+        return v
+
+    def _objects(self) -> dict:
+        return {(e["name"], s): self.tree.object_for(e, s) for e in self.tree.extensions() for s in e["sources"]}
+
+    def _same_code(self, before: dict, v: Verdict) -> bool:
+        """Build the mutated tree; True (and ``v`` marked equivalent) if every rebuilt object has
+        the original's machine code."""
+        self.tree.build()
+        after = self._objects()
+        changed = [k for k in after if after[k] != before[k]]
+        if not all(same_code(before[k], after[k], self.scratch) for k in changed):
+            return False
+        v.pytest = v.main = "equivalent"
+        v.equivalent = f"identical object code ({len(changed)} objects rebuilt)"
+        return True
+
+    def _pytest(self, m: Mutant) -> tuple[str, str]:
+        expr = selection_of(m.file)
+        stages = [("selected", expr), ("rest", f"not ({expr})")][: 1 if self.quick else 2]
+        for stage, sel in stages:
+            cmd = ["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "0", *self.pytest_args, "-k", sel,
+                   *TEST_DIRS]
+            try:
+                proc = self.tree.run(*cmd, timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                return "killed", f"{stage} tests: timeout after {self.timeout} s (a hang)"
+            if proc.returncode not in (0, 5):
+                failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", proc.stdout, re.M)
+                return "killed", failed[0] if failed else f"{stage} tests: exit {proc.returncode}"
+        return ("survived" if not self.quick else "survived (quick)"), ""
+
+    def _main_job(self, m: Mutant) -> tuple[str, str]:
+        fams = families_of(m.file)
+        steps = ([["--family", f] for f in fams] if fams else []) + ([] if self.quick and fams else [[]])
+        for extra in steps:
+            label = "python -m conformance " + " ".join(extra)
+            try:
+                proc = self.tree.run("-m", "conformance", *self.main_args, *extra, timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                return "killed", f"{label}: timeout (a hang)"
+            if proc.returncode != 0:
+                return "killed", f"{label.strip()}: exit {proc.returncode}"
+        return ("survived" if not self.quick else "survived (quick)"), ""
+
+    # -- cross targets ---------------------------------------------------------------------------
+
+    def _cross(self, m: Mutant, v: Verdict) -> None:
+        arch = m.route
+        src = self.tree.src
+        if m.file.endswith((".c", ".h")) and self._cross_same_code(m, arch):
+            v.pytest = v.main = "equivalent"
+            v.equivalent = f"identical {arch} object code"
+            return
+        cache = REPO / "ci" / "cross"
+        link = src / "ci" / "cross"
+        if not link.exists():
+            link.symlink_to(cache, target_is_directory=True)
+        env = dict(os.environ, PYTHON=self.tree.python)
+        try:
+            proc = subprocess.run(["ci/cross-run", arch], cwd=src, env=env, capture_output=True, text=True,
+                                  timeout=self.timeout)
+            rc, out = proc.returncode, proc.stdout + proc.stderr
+        except subprocess.TimeoutExpired:
+            rc, out = -1, "timeout"
+        if rc == 0:
+            v.pytest = v.main = "survived"
+            return
+        bad = [line for line in out.splitlines() if " failed " in line]
+        by = f"ci/cross-run {arch}: " + (bad[0].split()[0] + " " + bad[0].split()[1] if bad else f"exit {rc}")
+        v.pytest = v.main = "killed"
+        v.pytest_by = v.main_by = by
+
+    def _cross_same_code(self, m: Mutant, arch: str) -> bool:
+        """Compile the mutated file and the original with the cross compiler and compare."""
+        root = REPO / "ci" / "cross" / CROSS_ARCH[arch] / "root" / "usr" / "include"
+        src = self.tree.src / m.file
+        sources = [m.file] if m.file.endswith(".c") else \
+            sorted(str(p.relative_to(self.tree.src)) for p in src.parent.glob("*.c"))
+        flags = ["-std=c11", "-O3", "-fPIC", "-idirafter", str(root), "-c"]
+        mutated = src.read_text()
+        objs = {}
+        for label, text in (("mut", mutated), ("orig", mutated.replace(m.replace, m.find, 1) if m.replace else None)):
+            if text is None:
+                return False
+            src.write_text(text)
+            for s in sources:
+                out = self.scratch / f"{label}-{Path(s).stem}.o"
+                proc = subprocess.run([CROSS_CC[arch], *flags, str(self.tree.src / s), "-o", str(out)],
+                                      capture_output=True, text=True)
+                if proc.returncode:
+                    src.write_text(mutated)
+                    raise BuildError(f"{CROSS_CC[arch]} {s}: {proc.stderr[-2000:]}")
+                objs[label, s] = out
+        src.write_text(mutated)
+        return all(same_code(objs["mut", s], objs["orig", s], self.scratch) for s in sources)
+
+
+def command_line(m: Mutant) -> str:
+    """A shell line that plants ``m`` in a checkout (for reproducing a survivor by hand)."""
+    code = f"p='{m.file}';s=open(p).read();open(p,'w').write(s.replace({m.find!r},{m.replace!r}))"
+    return "python3 -c " + shlex.quote(code)
+
+
+def as_dict(v: Verdict) -> dict:
+    return asdict(v)

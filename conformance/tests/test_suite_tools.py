@@ -1,0 +1,63 @@
+"""The suite-strength tools stay usable: every planted fault of the mutant catalogue
+still applies to the current sources, build names are checked, the coverage
+exclusions parse (conformance.mutants, conformance.builds, conformance.coverage).
+No builds here: ci/mutants.sh, ci/builds.sh and ci/coverage.sh run those."""
+
+from pathlib import Path
+
+import pytest
+
+from conformance import builds, coverage
+from conformance.mutants import catalogue
+from conformance.mutants.__main__ import main as mutants_main
+from conformance.mutants.runner import families_of, selection_of
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("m", catalogue.CATALOGUE, ids=lambda m: m.id)
+def test_fault_applies_exactly_once(m):
+    text = (REPO / m.file).read_text()
+    assert text.count(m.find) == 1, f"{m.id}: the search text occurs {text.count(m.find)} times in {m.file}"
+    assert m.find != m.replace
+    assert m.route in ("native", "aarch64", "s390x")
+
+
+def test_catalogue_spans_every_tier():
+    ids = [m.id for m in catalogue.CATALOGUE]
+    assert len(ids) == len(set(ids)), "duplicate fault ids"
+    assert len(ids) >= 60
+    tiers = {m.tier for m in catalogue.CATALOGUE}
+    assert {"scalar", "blockwise", "avx2", "avx512", "evp", "aes-ni", "vaes256", "vaes", "driver", "tables",
+            "buzhash", "fixed", "neon", "aes-arm64", "big-endian"} <= tiers
+    assert set(catalogue.CI_SAMPLE) <= set(ids)
+
+
+def test_selected_tests_first():
+    assert selection_of("chunkers/csrc/fastcdc/avx2.c") == "fastcdc"
+    assert selection_of("chunkers/csrc/buzhash/scan.c") == "buzhash and not buzhash64"
+    assert families_of("chunkers/csrc/aes/evp.c") == ["aes"]
+    assert families_of("chunkers/csrc/driver.c") == []
+
+
+def test_mutants_cli_rejects_unknown_names(capsys):
+    with pytest.raises(SystemExit) as e:
+        mutants_main(["--id", "no-such-fault", "--list"])
+    assert e.value.code == 2
+    assert "unknown no-such-fault" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["gcc", "gcc-O9", "no-such-cc-O2", ","])
+def test_bad_build_names_are_refused(bad):
+    with pytest.raises(ValueError):
+        builds.parse_builds(bad)
+
+
+def test_build_names_parse():
+    assert builds.parse_builds("gcc-O0,gcc-O3")[1] == ("gcc-O3", "gcc", "-O3")
+
+
+def test_coverage_exclusions_parse():
+    for file, fragment, reason in coverage.load_exclusions():
+        assert (REPO / "chunkers" / "csrc" / file).is_file(), file
+        assert fragment in (REPO / "chunkers" / "csrc" / file).read_text(), (file, fragment)
