@@ -191,7 +191,8 @@ def test_jobs_give_the_same_matrix(tmp_path):
         reports.append([(c["family"], c["kernel"], c["status"], c["bytes"], c["cuts"], c["chunk_runs"])
                         for c in json.loads(report.read_text())["cells"]])
     assert reports[0] == reports[1]
-    assert [r[:3] for r in reports[0]] == [("buzhash", "single", "passed"), ("fixed", "single", "passed")]
+    assert [r[:3] for r in reports[0]] == [("buzhash", "single", "passed"), ("buzhash", "seg4", "passed"),
+                                           ("fixed", "single", "passed")]
 
 
 # --- progress and interruption -----------------------------------------------------------------
@@ -243,7 +244,8 @@ def test_sigterm_writes_a_partial_report(tmp_path, monkeypatch, capsys):
                  "--report", str(report)]) == 128 + signal.SIGTERM
     doc = json.loads(report.read_text())
     assert doc["interrupted"] == "SIGTERM"
-    assert [(c["family"], c["status"]) for c in doc["cells"]] == [("buzhash", "passed"), ("fixed", "interrupted")]
+    assert [(c["family"], c["kernel"], c["status"]) for c in doc["cells"]] == [("buzhash", "single", "passed"),
+                                                                              ("buzhash", "seg4", "interrupted")]
     assert "interrupted by SIGTERM" in capsys.readouterr().out
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL      # the handler is restored
 
