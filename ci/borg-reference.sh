@@ -85,6 +85,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 status=0
-"$py" -m conformance --impl borg --report "$work/report.json" || status=1
+# BORG_CORPUS_SIZE: bytes per corpus input (CI: 256 KiB; every kernel still runs every level)
+"$py" -m conformance --impl borg --corpus-size "${BORG_CORPUS_SIZE:-262144}" --report "$work/report.json" || status=1
 "$py" -m pytest -p no:cacheprovider --pyargs conformance --impl borg -n "${BORG_PYTEST_WORKERS:-auto}" || status=1
 exit $status

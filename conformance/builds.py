@@ -149,11 +149,12 @@ def main(argv=None) -> int:
     ap.add_argument("--builds", default="gcc-O0,gcc-O2,gcc-O3,clang-O0,clang-O2,clang-O3")
     ap.add_argument("--bench-size", type=int, default=16, help="MiB per benchmark run (default 16)")
     ap.add_argument("--bench-repeat", type=int, default=3, help="benchmark turns per build (0: no benchmark)")
+    ap.add_argument("--corpus-size", type=int, default=1 << 20, help="bytes per corpus input of each build's main job")
     args = ap.parse_args(argv)
     if args.fingerprint:
         json.dump(fingerprint(), sys.stdout, indent=1)
         return 0
-    return run(args.builds, bench_mib=args.bench_size, bench_repeat=args.bench_repeat)
+    return run(args.builds, corpus_size=args.corpus_size, bench_mib=args.bench_size, bench_repeat=args.bench_repeat)
 
 
 if __name__ == "__main__":
