@@ -25,6 +25,7 @@ portable kernels may be auto-vectorized with it.
 from __future__ import annotations
 
 import argparse
+import collections
 import functools
 import importlib.machinery
 import os
@@ -118,18 +119,33 @@ def objdump_for(machine: str) -> str | None:
     return next((shutil.which(n) for n in names if shutil.which(n)), None)
 
 
+class Disassembly(dict):
+    """function key -> list of (hex bytes, mnemonic, operands). The key is the function's name, or
+    ``name@address`` for a name that several functions share (static helpers of different tier
+    files, e.g. two ``load_gear``, kept apart when a build does not inline them); ``starts`` maps
+    each function's address to its key, so that calls resolve by address, not by name."""
+
+    starts: dict
+
+
 @functools.lru_cache(maxsize=None)
-def disassembly(path: str, machine: str) -> dict:
-    """function name -> list of (hex bytes, mnemonic, operands) of every function in ``path``."""
+def disassembly(path: str, machine: str) -> Disassembly:
+    """Every function in the ``.text`` of ``path`` (see Disassembly)."""
     tool = objdump_for(machine)
     if tool is None:
         raise FileNotFoundError(f"no objdump for {machine} (binutils-{machine}-linux-gnu)")
     out = subprocess.run([tool, "-d", "-w", "-j", ".text", path], check=True, capture_output=True, text=True).stdout
-    funcs, cur = {}, None
+    heads = re.findall(r"^([0-9a-f]+) <(.+)>:$", out, re.M)
+    count = collections.Counter(name for _addr, name in heads)
+    funcs, cur = Disassembly(), None
+    funcs.starts = {}
     for line in out.splitlines():
-        head = re.match(r"^[0-9a-f]+ <(.+)>:$", line)
+        head = re.match(r"^([0-9a-f]+) <(.+)>:$", line)
         if head:
-            cur = funcs.setdefault(head.group(1), [])
+            addr, name = int(head.group(1), 16), head.group(2)
+            key = name if count[name] == 1 else f"{name}@{addr:#x}"
+            funcs.starts[addr] = key
+            cur = funcs.setdefault(key, [])
             continue
         parts = line.split("\t")
         if cur is not None and len(parts) >= 3 and parts[2].strip():
@@ -138,11 +154,12 @@ def disassembly(path: str, machine: str) -> dict:
     return funcs
 
 
-_TARGET = re.compile(r"<([^+>]+)>$")
+_TARGET = re.compile(r"([0-9a-f]+) <([^+>]+)>$")
 
 
-def closure(funcs: dict, symbol: str) -> list[str]:
-    """``symbol`` and every function of the file it reaches by call or jump (not through the PLT)."""
+def closure(funcs: Disassembly, symbol: str) -> list[str]:
+    """``symbol`` and every function of the file it reaches by call or jump (not through the PLT)
+    or whose address it takes (a call through a pointer), as keys of ``funcs``."""
     seen, todo = [], [symbol]
     while todo:
         name = todo.pop()
@@ -151,8 +168,12 @@ def closure(funcs: dict, symbol: str) -> list[str]:
         seen.append(name)
         for _bytes, mnem, ops in funcs[name]:
             m = _TARGET.search(ops)
-            if m and (mnem.startswith(("call", "j", "b")) or mnem == "bl") and "@plt" not in m.group(1):
-                todo.append(m.group(1))
+            if not m or "@plt" in m.group(2):
+                continue
+            if mnem.startswith(("call", "j", "b")) or mnem == "bl":
+                todo.append(funcs.starts.get(int(m.group(1), 16), m.group(2)))
+            elif int(m.group(1), 16) in funcs.starts:   # a function's address taken (lea/adr): an
+                todo.append(funcs.starts[int(m.group(1), 16)])  # indirect call, as -O0 builds make
     return seen
 
 
