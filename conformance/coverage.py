@@ -33,8 +33,9 @@ from conformance.buildtree import REPO, Tree
 BAR = 0.95
 EXCLUSIONS = REPO / "ci" / "coverage-exclusions.txt"
 KERNEL_FILE = {"aes-ni": "aes/aesni.c", "aes-arm64": "aes/arm64.c", "vaes": "aes/vaes.c", "vaes256": "aes/vaes256.c",
-               "evp": "aes/evp.c"}
-"""Kernel name -> its C file under chunkers/csrc, where it is not <family>/<kernel>.c."""
+               "evp": "aes/evp.c", "vaes-seg": "aes/vaes_seg.c", "vaes256-seg": "aes/vaes256_seg.c",
+               "aes-ni-seg": "aes/aesni_seg.c", "seg4": "{family}/seg.c"}
+"""Kernel name -> its C file under chunkers/csrc ({family} filled in), where it is not <family>/<kernel>.c."""
 
 
 def load_exclusions(path: Path = EXCLUSIONS) -> list[tuple[str, str, str]]:
@@ -55,7 +56,8 @@ def not_run_here() -> dict[str, str]:
     out = {}
     for k in chunkers.kernels():
         if not k.runs and k.kernel != "single":
-            out[KERNEL_FILE.get(k.kernel, f"{k.family}/{k.kernel}.c")] = k.reason or "does not run here"
+            out[KERNEL_FILE.get(k.kernel, "{family}/{kernel}.c").format(family=k.family, kernel=k.kernel)] = \
+                k.reason or "does not run here"
     return out
 
 
