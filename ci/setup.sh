@@ -33,6 +33,11 @@ if [ -x .venv/bin/python ] && [ -f "$STAMP" ] && [ "$(stamp_of | sha256sum)" = "
     echo "ci/setup.sh: up to date (nothing changed since the last build)" >&2
     exit 0
 fi
+# --check: only say whether a build is due (exit 1), build nothing
+if [ "${1:-}" = --check ]; then
+    echo "ci/setup.sh: out of date (sources, build files or interpreter changed since the last build)" >&2
+    exit 1
+fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 rm -f "$STAMP"

@@ -86,9 +86,11 @@ def cases(seed: int) -> list:
                 out.append(planted(rng, f"seg-edge-{k}", key, n, [j]))
         for k in range(1, K):                   # the last warm-up byte of chain k is chain k-1's last position
             out.append(planted(rng, f"seg-warmup-{k}", key, B + 10, [k * L - 1 - rng.randrange(2) * 32]))
-        # a later segment hitting at an earlier step, two at the same step, adjacent segments, two blocks
+        # a later segment hitting at an earlier step, two at the same step, adjacent segments, two blocks;
+        # a hit that must lose to an earlier one found at an earlier step (the same segment again, and a
+        # later segment at a later step: the kernel's "not earlier than the first so far" outcome)
         for plants in ([2 * L - 1, 3 * L + 5], [2 * L + L // 2, 6 * L], [100, 3 * L + 100], [L - 1, L + 64],
-                       [5 * L + 7, B + 70], [L // 2, 5 * L - 1, 7 * L]):
+                       [5 * L + 7, B + 70], [L // 2, 5 * L - 1, 7 * L], [L + 5, L + 70], [L + 5, 3 * L + 10]):
             out.append(planted(rng, "seg-several", key, n, sorted(plants)))
         for m in (B - 1, B, B + 1, B + 2, 2 * B - 1, 2 * B, 2 * B + 1, 3 * B + 5):    # no hit: the exit digest
             data = rng.randbytes(HISTORY + m)

@@ -15,6 +15,7 @@ subclass or instance, for adapters that live elsewhere.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import functools
 import importlib
@@ -203,8 +204,23 @@ class Borg(Implementation):
         with _env(self.ENV[family_of(algo)], kernel):
             return cls(key, *args, **extra)
 
+    def _chunker(self, params, key, seed, kernel, normal_size):
+        """A chunker for these arguments, reused across calls as borg reuses one per backup run:
+        borg's AES chunkers take ~50 ms to construct (key-derived tables), which made the suite's
+        thousands of short cases (test_input_classes) take minutes per kernel. A chunker whose
+        state leaked from one chunkify() into the next would be a borg bug this then shows."""
+        cache = self.__dict__.setdefault("_chunkers", collections.OrderedDict())
+        k = (tuple(params), None if key is None else bytes(key), seed, kernel, normal_size)
+        if k in cache:
+            cache.move_to_end(k)
+            return cache[k]
+        chunker = cache[k] = self._make(params, key, seed, kernel, normal_size)
+        if len(cache) > 64:
+            cache.popitem(last=False)
+        return chunker
+
     def chunks(self, params, source, *, key, seed, kernel, normal_size=0):
-        chunker = self._make(params, key, seed, kernel, normal_size)
+        chunker = self._chunker(params, key, seed, kernel, normal_size)
         if kernel not in (None, SINGLE) and chunker.kernel != kernel:
             raise RuntimeError(f"borg {params[0]}: asked for kernel {kernel!r}, got {chunker.kernel!r}")
         for c in chunker.chunkify(_as_file(source)):

@@ -14,6 +14,11 @@ from conformance.mutants.runner import families_of, selection_of
 
 REPO = Path(__file__).resolve().parents[2]
 
+# Checks of this repository's tooling, about no implementation: ours-only, and they need the
+# source checkout (the C sources the faults patch), which an installed package lacks.
+pytestmark = [pytest.mark.ours_only,
+              pytest.mark.skipif(not (REPO / "setup.py").exists(), reason="needs the source checkout")]
+
 
 @pytest.mark.parametrize("m", catalogue.CATALOGUE, ids=lambda m: m.id)
 def test_fault_applies_exactly_once(m):
@@ -61,3 +66,14 @@ def test_coverage_exclusions_parse():
     for file, fragment, reason in coverage.load_exclusions():
         assert (REPO / "chunkers" / "csrc" / file).is_file(), file
         assert fragment in (REPO / "chunkers" / "csrc" / file).read_text(), (file, fragment)
+
+
+def test_every_subpackage_is_installed():
+    """`pip install .` ships every package under chunkers/, conformance/ and vectors/: a missing
+    one (conformance.mutants was) breaks `pytest --pyargs conformance` at collection."""
+    import tomllib
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    found = {".".join(p.parent.relative_to(REPO).parts)
+             for top in ("chunkers", "conformance", "vectors") for p in (REPO / top).rglob("__init__.py")
+             if "stub_borg" not in p.parts and "build" not in p.relative_to(REPO).parts}
+    assert found - listed == set(), "packages missing from pyproject.toml [tool.setuptools] packages"
