@@ -59,7 +59,10 @@ while IFS= read -r mod; do HIDDEN+=(--hidden-import "$mod"); done < <(
 cd "$STAGE"
 # CHUNKERS_FUZZ_TARGETS: a subset (space-separated) for a quicker local check; default all.
 for target in ${CHUNKERS_FUZZ_TARGETS:-$(python3 -c 'from fuzz.targets import TARGETS; print(" ".join(TARGETS))')}; do
+  # rich and what only it pulls in (pygments, markdown_it: a third of the modules PyInstaller would
+  # analyse and pack) render the CLI's tables; no harness prints one
   compile_python_fuzzer "fuzz/$target.py" --paths "$STAGE" "${HIDDEN[@]}" \
+    --exclude-module rich --exclude-module pygments --exclude-module markdown_it \
     --add-data "$STAGE/vectors:vectors"      # vectors_load reads the JSON vector files
   python3 -m fuzz seeds "$target" "$OUT/${target}_seed_corpus.zip" --build-dir "$BUILD"
   python3 - "$target" "$OUT/$target.options" <<'PY'
