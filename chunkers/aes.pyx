@@ -17,6 +17,7 @@ from libc.stdint cimport uint8_t, uint64_t, int64_t
 from libc.string cimport memcpy
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, kernel_table, kernel_index
+from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from chunkers.driver import check_sparse
 
 include "provenance.pxi"
@@ -299,10 +300,14 @@ cdef class AESContext:
     def digest(self, window):
         """H(W): the full (warm-up) digest of a 64-byte window, oldest byte first. ValueError otherwise."""
         self._check_ready()
-        cdef const uint8_t[::1] w = memoryview(window).cast("B")
-        if w.shape[0] != AES_WINDOW:
-            raise ValueError(f"window must be {AES_WINDOW} bytes, got {w.shape[0]}")
-        return aes_digest(&self.c, &w[0])
+        cdef Py_buffer w
+        byte_buffer(window, &w)
+        try:
+            if w.len != AES_WINDOW:
+                raise ValueError(f"window must be {AES_WINDOW} bytes, got {w.len}")
+            return aes_digest(&self.c, <const uint8_t *>w.buf)
+        finally:
+            PyBuffer_Release(&w)
 
     def roll(self, uint64_t d, uint8_t out_byte, uint8_t in_byte):
         """One rolling step (07 §5, 08 §7, 09 §5): the digest after out_byte leaves and in_byte enters."""
@@ -353,12 +358,17 @@ cdef class AESContext:
         if kernel is None:
             raise TypeError("scan needs an explicit kernel name")
         cdef aes_scan_fn fn = _kernel(resolve("aes", kernel))
-        cdef const uint8_t[::1] d = memoryview(data).cast("B")
-        if start < AES_WINDOW or start + n > <size_t>d.shape[0]:
-            raise ValueError(f"need 64 <= start and start + n <= len(data), got start={start}, n={n}, "
-                             f"len={d.shape[0]}")
+        cdef Py_buffer d
+        byte_buffer(data, &d)
         cdef uint64_t st = state
-        cdef int64_t r = fn(&self.c, &d[0] + start, n, &st, mask)
+        cdef int64_t r
+        try:
+            if start < AES_WINDOW or start + n > <size_t>d.len:
+                raise ValueError(f"need 64 <= start and start + n <= len(data), got start={start}, n={n}, "
+                                 f"len={d.len}")
+            r = fn(&self.c, <const uint8_t *>d.buf + start, n, &st, mask)
+        finally:
+            PyBuffer_Release(&d)
         if r == -2:
             raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
         return r, st

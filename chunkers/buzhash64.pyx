@@ -9,6 +9,7 @@ Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
 from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, copy_table, kernel_table, kernel_index
+from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from chunkers.driver import check_sparse
 
 include "provenance.pxi"
@@ -65,8 +66,12 @@ def window_hash(table, window):
     """The hash of the bytes-like ``window`` (oldest byte first) under ``table`` (spec 03 §3)."""
     cdef uint64_t t[256]
     copy_table(table, t, "table")
-    cdef const uint8_t[::1] w = memoryview(window).cast("B")
-    return buzhash64_window_hash(t, &w[0] if w.shape[0] else NULL, w.shape[0])
+    cdef Py_buffer w
+    byte_buffer(window, &w)
+    try:
+        return buzhash64_window_hash(t, <const uint8_t *>w.buf if w.len else NULL, w.len)
+    finally:
+        PyBuffer_Release(&w)
 
 
 def scan(table, size_t window, data, uint64_t state, uint64_t mask, kernel):
@@ -87,13 +92,20 @@ def scan(table, size_t window, data, uint64_t state, uint64_t mask, kernel):
     cdef uint64_t t[256]
     cdef uint64_t tr[256]
     copy_table(table, t, "table")
-    cdef const uint8_t[::1] d = memoryview(data).cast("B")
-    if window < 1 or <size_t>d.shape[0] < window:
-        raise ValueError(f"need window >= 1 and len(data) >= window, got window={window}, len={d.shape[0]}")
-    buzhash64_rotated_table(t, window, tr)
-    cdef size_t n = d.shape[0] - window
+    cdef Py_buffer d
+    byte_buffer(data, &d)
+    cdef const uint8_t *p = <const uint8_t *>d.buf
+    cdef size_t n
     cdef uint64_t st = state
-    cdef size_t j = fn(t, tr, &d[0], &d[window], n, &st, mask) if n else 0
+    cdef size_t j
+    try:
+        if window < 1 or <size_t>d.len < window:
+            raise ValueError(f"need window >= 1 and len(data) >= window, got window={window}, len={d.len}")
+        buzhash64_rotated_table(t, window, tr)
+        n = d.len - window
+        j = fn(t, tr, p, p + window, n, &st, mask) if n else 0
+    finally:
+        PyBuffer_Release(&d)
     return j, st
 
 

@@ -19,6 +19,7 @@ from array import array
 from cpython.exc cimport PyErr_CheckSignals
 
 from libc.string cimport memcpy, memmove, memset
+from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_next_cut, ck_all_zero,
                                ck_cpu_features, ck_cpu_feature_name, CK_CPU_FEATURE_COUNT,
@@ -96,10 +97,11 @@ cdef int copy_table(table, uint64_t *out, str what) except -1:
     converting 256 ints costs more than a short scan."""
     if len(table) != 256:
         raise ValueError(f"{what} must have 256 entries, got {len(table)}")
-    cdef const uint64_t[::1] flat
+    cdef Py_buffer flat
     if isinstance(table, array) and table.typecode == "Q":
-        flat = table
-        memcpy(out, &flat[0], 256 * sizeof(uint64_t))
+        byte_buffer(table, &flat)                 # not a typed memoryview: see chunkers/bufview.pxd
+        memcpy(out, flat.buf, 256 * sizeof(uint64_t))
+        PyBuffer_Release(&flat)
         return 0
     for i in range(256):
         out[i] = table[i]

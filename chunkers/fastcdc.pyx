@@ -8,6 +8,7 @@ Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, copy_table, kernel_table, kernel_index
+from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from chunkers.driver import check_sparse
 
 include "provenance.pxi"
@@ -73,10 +74,15 @@ def scan(gear, data, uint64_t state, uint64_t mask, kernel):
     cdef fastcdc_scan_fn fn = _kernel(resolve("fastcdc", kernel))
     cdef uint64_t g[256]
     copy_table(gear, g, "gear table")
-    cdef const uint8_t[::1] d = memoryview(data).cast("B")
-    cdef size_t n = d.shape[0]
+    cdef Py_buffer d
+    byte_buffer(data, &d)
+    cdef size_t n = d.len
     cdef uint64_t st = state
-    cdef int64_t r = fn(g, &d[0] if n else _EMPTY, n, &st, mask)
+    cdef int64_t r
+    try:
+        r = fn(g, <const uint8_t *>d.buf if n else _EMPTY, n, &st, mask)
+    finally:
+        PyBuffer_Release(&d)
     return r, st
 
 

@@ -19,7 +19,11 @@ def _width(span: int) -> int:
 
 class Input:
     """Decoder over one fuzzer input ``data`` (bytes). With ``record``, the
-    decoded ``(name, value)`` pairs are kept in :attr:`fields`."""
+    decoded ``(name, value)`` pairs are kept in :attr:`fields`.
+
+    The methods run once per field of every fuzzer execution, so each reads
+    its bytes inline (no helper calls; a scan target decodes ~15 fields per
+    execution) with the same byte semantics as the helpers."""
 
     def __init__(self, data: bytes, record: bool = False):
         self._data = bytes(data)
@@ -38,18 +42,31 @@ class Input:
 
     def _index(self, lo: int, hi: int) -> int:
         span = hi - lo
-        return lo + int.from_bytes(self._take(_width(span)), "little") % (span + 1)
+        pos, k = self._pos, (span.bit_length() + 7) >> 3
+        self._pos = pos + k
+        return lo + int.from_bytes(self._data[pos:pos + k], "little") % (span + 1)
 
     def int(self, name: str, lo: int, hi: int) -> int:
         """An int in ``[lo, hi]`` (inclusive) from ceil(bits(hi - lo) / 8) little-endian bytes."""
-        return self._note(name, self._index(lo, hi))
+        v = self._index(lo, hi)
+        if self.fields is not None:
+            self.fields.append((name, v))
+        return v
 
     def bool(self, name: str) -> bool:
-        return self._note(name, self._index(0, 1) == 1)
+        pos = self._pos                         # one byte, odd = True (_index(0, 1) == 1)
+        self._pos = pos + 1
+        v = pos < len(self._data) and self._data[pos] & 1 == 1
+        if self.fields is not None:
+            self.fields.append((name, v))
+        return v
 
     def choice(self, name: str, options):
         """One element of the sequence ``options``."""
-        return self._note(name, options[self._index(0, len(options) - 1)])
+        v = options[self._index(0, len(options) - 1)]
+        if self.fields is not None:
+            self.fields.append((name, v))
+        return v
 
     def bytes(self, name: str, n: int) -> bytes:
         """Exactly ``n`` bytes (zero padded when the input runs out)."""

@@ -10,6 +10,8 @@ span ending at the guard page (``n = len(buf) - start``), so it covers:
   expansion runs), or fuzzer material through ``AESContext.from_material``
   (A, and goldilocks K incl. 0, 1, p-1; any degree-64 rabin P, irreducible or
   not; the toeplitz T of a fixed key with up to 4 entries overwritten).
+  rabin-aes takes its fuzzer keys and its material's A from 256 derived ones
+  (SEEDED_KEYS: its contexts cost milliseconds to build under the sanitizers).
   Contexts are cached: the kernels only read them;
 * a low-bit mask of 0..64 bits (the chunkers use 1..48), or any u64;
 * the start state: the exact digest of the 64 bytes before ``start``, any
@@ -31,6 +33,7 @@ the sanitizers), where the paths are still compared with each other.
 from __future__ import annotations
 
 import functools
+import hashlib
 
 from fuzz.input import Input
 from fuzz.scan_case import KEYS, U64, ScanFamily, data, place, plant, plant_at
@@ -44,13 +47,19 @@ MODEL_MAX = 40
 GOLDILOCKS_P = (1 << 64) - (1 << 32) + 1
 SPECIAL_K = (0, 1, 2, GOLDILOCKS_P - 1, GOLDILOCKS_P - 2, 1 << 32, (1 << 32) - 1, 1 << 63)
 KEY_KINDS = ("fixed", "fixed", "fixed", "key", "material")     # fixed keys for 3 of 5 choices
+# rabin-aes: a context from a fresh key costs ~2 ms under the fuzz build's sanitizers (the irreducible-P
+# search and the C table set-up), from fresh material ~0.9 ms (the tables of P), 5-10x a whole case, and
+# libFuzzer mutates key bytes often (a new key is new coverage of the search loop): they took over half
+# of the target's time. So its fuzzer keys, and the AES key A of its material, are one of 256 derived
+# from a fuzzer byte (a context is built once per process, then cached); P stays any fuzzer u64.
+SEEDED_KEYS = ("rabin-aes",)
 # Span lengths that matter: 0, the group size 8 and the two-lane start G + 2, multiples of 8 +-1..2,
 # the 4-position walk of evp, its 512-position batches.
 LENGTHS = tuple(sorted({*range(0, 20), *(g + d for g in (16, 24, 32, 40, 64) for d in (-2, -1, 0, 1, 2)),
                         100, 255, 256, 257, *(b + d for b in (512, 1024) for d in (-2, -1, 0, 1, 2))}))
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=1024)       # a libFuzzer corpus holds a few hundred keys: evictions rebuilt them
 def _context(name: str, source: tuple):
     from chunkers.aes import AESContext
     if source[0] == "key":
@@ -75,14 +84,21 @@ def _model_context(m, name: str, source: tuple):
     return None
 
 
+@functools.lru_cache(maxsize=256)
+def _seeded_key(seed: int) -> bytes:
+    return hashlib.sha256(b"scan_aes key %d" % seed).digest()
+
+
 def _source(inp: Input, name: str) -> tuple:
     """``("key", 32 bytes)`` or ``("material", A, T tuple / P / K)``."""
     kind = inp.choice("key_kind", KEY_KINDS)
     if kind == "fixed":
         return "key", inp.choice("key_index", KEYS)
     if kind == "key":
+        if name in SEEDED_KEYS:
+            return "key", _seeded_key(inp.int("key_seed", 0, 255))
         return "key", inp.bytes("key", 32)
-    A = inp.bytes("A", 16)
+    A = _seeded_key(inp.int("A_seed", 0, 255))[:16] if name in SEEDED_KEYS else inp.bytes("A", 16)
     if name == "goldilocks-aes":
         K = inp.choice("K_special", SPECIAL_K) if inp.bool("special_K") else inp.int("K", 0, GOLDILOCKS_P - 1)
         return "material", A, K

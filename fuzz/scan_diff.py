@@ -23,7 +23,7 @@ import functools
 from array import array
 
 from fuzz import scan_aes
-from fuzz.harness import check, kernel_inventory, model, report_not_run
+from fuzz.harness import Finding, kernel_inventory, model, report_not_run
 from fuzz.input import Input, script
 from fuzz.scan_case import KEYS, MAX_POSITIONS, U64, ScanFamily, data, mask, place, plant, plant_at
 
@@ -222,18 +222,22 @@ def target(family: str):
     kernels = [k for k in kernel_inventory(fam.registry_family)[0] if k != fam.reference]
     ref_name = fam.reference
 
+    decode, run, span_of, model_max, model_of = fam.decode, fam.run, fam.span, fam.model_max, fam.model
+    mod = model()
+
     def test_one_input(raw: bytes) -> None:
-        case = fam.decode(Input(raw))
-        ref = fam.run(case, ref_name)
+        # Runs once per fuzzer execution: names bound once above, no closures unless a check fails.
+        case = decode(Input(raw))
+        ref = run(case, ref_name)
         for k in kernels:
-            got = fam.run(case, k)
-            check(got == ref, lambda: f"{name}: kernel {k!r} gave {got}, {ref_name} gave {ref} "
-                                      f"(span {fam.span(case)} positions)")
-        m = model()
-        if m is not None and fam.span(case) <= fam.model_max:
-            want = fam.model(m, case)
-            check(want is None or tuple(want) == tuple(ref),
-                  lambda: f"{name}: {ref_name} gave {ref}, the model {want}")
+            got = run(case, k)
+            if got != ref:
+                raise Finding(f"{name}: kernel {k!r} gave {got}, {ref_name} gave {ref} "
+                              f"(span {span_of(case)} positions)")
+        if mod is not None and span_of(case) <= model_max:
+            want = model_of(mod, case)
+            if want is not None and tuple(want) != tuple(ref):
+                raise Finding(f"{name}: {ref_name} gave {ref}, the model {want}")
 
     def seeds() -> list[bytes]:
         return [script(fam.decode, **values) for values in fam.seeds()]
