@@ -197,7 +197,9 @@ _AVX512BW = re.compile(r"^(vpadd[bw]|vpadds[bw]|vpaddus[bw]|vpsub[bw]|vpsubs[bw]
                        r"ortest|test|shiftl|shiftr)[dq])$")
 _AVX512DQ = re.compile(r"^(vpmullq|kmovb|vpmov[dq]2m|vpmovm2[dq]|v(extract|insert)[if](64x2|32x8)|"
                        r"vbroadcast[if](64x2|32x8)|vfpclass\w+|vrange\w+|vreduce\w+|vcvt\w*qq\w*|"
-                       r"k(and|andn|or|xor|xnor|not|ortest|test|add)[bw]|kshift[lr]b)$")
+                       r"k(and|andn|or|xor|xnor|not|ortest|shiftl|shiftr)b|k(test|add)[bw])$")
+"""AVX512DQ: the byte forms of the mask instructions, and ktestw/kaddw; kandw, korw, kortestw,
+kshiftlw ... are AVX512F (SDM vol. 2, each instruction's CPUID column)."""
 _SCALAR = re.compile(r"^(vmov[dq]|vpextr[bwdq]|vpinsr[bwdq]|vmovs[sd]|vcvt\w*s[sid]\w*|"
                      r"v(add|sub|mul|div|min|max|sqrt|cmp|u?comi|rcp14|rsqrt14|getexp|getmant|rndscale|scalef)s[sd]|"
                      r"vfn?m(add|sub)\d+s[sd])$")
@@ -232,8 +234,9 @@ def x86_needs(raw: str, mnem: str, ops: str) -> set[str]:
     base = mnem[1:] if (evex or vex) and mnem.startswith("v") else mnem
     if base in ("aesenc", "aesenclast", "aesdec", "aesdeclast", "aesimc", "aeskeygenassist"):
         need.add("vaes" if ymm or zmm else "aes")
-    elif base in _SSE41:
-        need.add("sse4.1")
+    elif base in _SSE41 or _OTHER_X86.get(base) == "sse4.2":
+        if not (evex or vex):   # the VEX/EVEX forms need only AVX/AVX2/AVX-512 (added above), per the SDM
+            need.add("sse4.1" if base in _SSE41 else "sse4.2")
     elif base in _OTHER_X86:
         need.add(_OTHER_X86[base] if base != "pclmulqdq" or not (ymm or zmm) else "vpclmulqdq")
     elif base.startswith(("sha1", "sha256")):

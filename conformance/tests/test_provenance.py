@@ -123,6 +123,16 @@ def test_instructions_are_the_tiers(family, record_provenance):
     ("66 0f d4 c1", "paddq", "%xmm1,%xmm0", set()),
     ("f3 48 0f b8 c0", "popcnt", "%rax,%rax", {"popcnt"}),
     ("c5 f8 93 c1", "kmovw", "%k1,%eax", {"avx512f"}),
+    # VEX forms of SSE4.x instructions need AVX/AVX2 only (clang -O2 emits vpcmpgtq in vaes256-seg)
+    ("66 0f 38 37 c1", "pcmpgtq", "%xmm1,%xmm0", {"sse4.2"}),
+    ("c4 e2 79 37 c1", "vpcmpgtq", "%xmm1,%xmm0,%xmm0", {"avx"}),
+    ("c4 e2 7d 37 c1", "vpcmpgtq", "%ymm1,%ymm0,%ymm0", {"avx2"}),
+    ("c4 e2 7d 00 c1", "vpshufb", "%ymm1,%ymm0,%ymm0", {"avx2"}),
+    # mask instructions: word forms AVX512F (clang -O2 emits kandw in vaes-seg), byte forms AVX512DQ
+    ("c5 fc 41 c1", "kandw", "%k1,%k0,%k0", {"avx512f"}),
+    ("c5 fd 41 c1", "kandb", "%k1,%k0,%k0", {"avx512f", "avx512dq"}),
+    ("c5 f8 99 c1", "ktestw", "%k1,%k0", {"avx512f", "avx512dq"}),
+    ("c5 f8 98 c1", "kortestw", "%k1,%k0", {"avx512f"}),
 ])
 def test_x86_instruction_classes(raw, mnem, ops, needs):
     assert isa.x86_needs(raw, mnem, ops) == needs
