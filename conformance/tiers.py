@@ -151,7 +151,8 @@ def _cross_rows(arch: str, report: Path, returncode: int) -> list:
     data = json.loads(report.read_text())
     rows = [Tier(r["family"], r["kernel"], CROSS[arch], r["coverage"], r["result"],
                  f"{r['cases']} scan cases, {r['chunk_runs']} chunk runs, {r['vectors']} vectors" + (
-                     f", {r['mismatch_count']} differ, first: {r['mismatches'][0]}" if r["mismatches"] else r["detail"]))
+                     f", {r['mismatch_count']} differ, first: {r['mismatches'][0]}" if r["mismatches"]
+                     else f"; {r['detail']}" if r["detail"] else ""))
             for r in data["kernels"]]
     if returncode and not any(r.result == "failed" for r in rows):
         rows.append(Tier("*", "*", CROSS[arch], f"emulated (qemu-{arch})", "failed",
