@@ -7,7 +7,8 @@ wrong: at every segment's first, second and last position, inside the warm-up
 bytes of the next segment, in the second block, several segments hitting at
 once (the earliest position must win even when a later segment hits at an
 earlier step), spans just below and above one, two and three blocks with no hit
-(the exit digest), and untrue start states (which must give the serial answer).
+(the exit digest), and untrue start states (which must give the serial answer),
+among them the true digest with one bit flipped (bits 0, 31, 32, 63).
 
 Hits are planted, not searched for: a 64-byte window W that hits under
 ``PLANT_MASK`` is found once per chunker and key on the reference kernel, then
@@ -100,4 +101,8 @@ def cases(seed: int) -> list:
             data = rng.randbytes(HISTORY + 2 * B + 3)
             out.append(ScanCase("aes", "seg-untrue-state", key, data, rng.randrange(64), state,
                                 rng.choice((NO_HIT_MASK, (1 << 12) - 1))))
+        for bit in (0, 31, 32, 63):     # the state check at its boundary: one bit off the true digest
+            data = rng.randbytes(HISTORY + 2 * B + 3)
+            out.append(ScanCase("aes", "seg-untrue-state", key, data, rng.randrange(64),
+                                digest(key, data[:HISTORY]) ^ (1 << bit), NO_HIT_MASK))
     return out

@@ -11,7 +11,8 @@ catalogue) are listed and not counted.
     python -m conformance.mutants [--sample] [--id ID ...] [--tier T ...] [--no-cross] [--json FILE]
 
 Exit status 0 when every counted fault was killed by both, 1 otherwise, 2 for
-a bad argument.
+a bad argument or an environment that cannot judge faults (the original's
+tests do not collect with this interpreter, e.g. one without pytest-xdist).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import shutil
 import sys
 from collections import defaultdict
 
+from conformance.buildtree import BuildError
 from conformance.mutants.catalogue import CATALOGUE, CI_SAMPLE
 from conformance.mutants.runner import Runner, as_dict, command_line
 
@@ -78,7 +80,8 @@ def main(argv=None) -> int:
     ap.add_argument("--tier", action="append", help="only this tier (repeatable)")
     ap.add_argument("--no-cross", action="store_true", help="skip the aarch64 / big-endian faults (qemu runs)")
     ap.add_argument("--root", help="build tree directory (default build/mutants)")
-    ap.add_argument("--timeout", type=int, default=900, help="seconds per test or job step (default 900)")
+    ap.add_argument("--timeout", type=int, default=3600,
+                    help="seconds per test or job step (default 3600; a run past it counts as a hang: a kill)")
     ap.add_argument("--pytest-args", default="", help="extra pytest arguments, e.g. '-n 2'")
     ap.add_argument("--main-args", default="", help="extra main-job arguments, e.g. '--corpus-size 262144'")
     ap.add_argument("--quick", action="store_true", help="only the selected tests and the family's main job per fault")
@@ -100,7 +103,11 @@ def main(argv=None) -> int:
     kw = dict(pytest_args=args.pytest_args.split(), main_args=args.main_args.split(), timeout=args.timeout,
               quick=args.quick)
     runner = Runner(args.root, **kw) if args.root else Runner(**kw)
-    runner.prepare()
+    try:
+        runner.prepare()
+    except BuildError as e:
+        sys.stderr.write(f"error: {e}\n")
+        return 2
     verdicts = []
     for i, m in enumerate(chosen, 1):
         v = runner.run(m)

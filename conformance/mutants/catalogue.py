@@ -2,7 +2,8 @@
 tables and the key schedule, one entry per fault (``python -m conformance.mutants``).
 
 Each entry is an exact search/replace on one file (``find`` must occur exactly
-once; tests/test_mutants.py checks every entry against the current sources).
+once; conformance/tests/test_suite_tools.py checks every entry against the
+current sources).
 ``tier`` names the kernel tier or component the fault lives in (the kill table
 is per tier). ``route`` says where the fault can show: ``native`` (this host's
 build: the default pytest tier and the main job; x86-64 kernels this CPU lacks
@@ -247,6 +248,49 @@ CATALOGUE = [
            "streamed all-zero check skips the first byte"),
     Mutant("fixed-memory-short", "fixed", "chunkers/fixed.py", "            if pos >= n:\n                return",
            "            if pos + want > n:\n                return", "the final short block is dropped"),
+    # ---- segment-parallel kernels (ours, issue 13): seg4, the AES segment scan and its tests ----
+    Mutant("fc-seg-warmup", "seg4", FC + "seg.c", "for (size_t i = len - GEAR_WINDOW; i < len; i++) {",
+           "for (size_t i = len - GEAR_WINDOW + 2; i < len; i++) {", "warm-up two bytes short"),
+    Mutant("fc-seg-warmup-63", "seg4", FC + "seg.c", "for (size_t i = len - GEAR_WINDOW; i < len; i++) {",
+           "for (size_t i = len - GEAR_WINDOW + 1; i < len; i++) {", "warm-up one byte short",
+           equivalent="the byte 64 before a segment's first byte is shifted out of the Gear state (64 "
+                      "left shifts, mod 2^64) by the time that first byte is tested: 63 warm-up bytes suffice"),
+    Mutant("fc-seg-latest-wins", "seg4", FC + "seg.c",
+           "const size_t k = (f1 & mask) == 0 ? 1 : (f2 & mask) == 0 ? 2 : 3;",
+           "const size_t k = (f2 & mask) == 0 ? 2 : (f1 & mask) == 0 ? 1 : 3;",
+           "segment 2 wins over segment 1 when both hit at one step"),
+    Mutant("fc-seg-rescan-short", "seg4", FC + "seg.c", "k * len - i - 1, &f0, mask);", "k * len - i - 2, &f0, mask);",
+           "the rescan before a later segment's hit stops one byte early"),
+    Mutant("fc-seg-exit-state", "seg4", FC + "seg.c", "    *fpp = f3;\n    return -1;", "    *fpp = f2;\n    return -1;",
+           "exit state taken from segment 3 of 4"),
+    Mutant("seg-roll-offset", "seg4", "chunkers/csrc/seg_roll.h", "s2 ^= SEG_ROTL(e, (unsigned)(2 * len % 64));",
+           "s2 ^= SEG_ROTL(e, (unsigned)(len % 64));", "a start-state offset rotated for the wrong segment"),
+    Mutant("seg-roll-warmup", "seg4", "chunkers/csrc/seg_roll.h", "for (size_t i = 0; i < w; i++) {\n        s1",
+           "for (size_t i = 1; i < w; i++) {\n        s1", "warm-up window hash misses its first byte"),
+    Mutant("seg-roll-rest", "seg4", "chunkers/csrc/seg_roll.h", "const size_t rest = k * len - i;",
+           "const size_t rest = k * len - i - 1;", "the rescan before a later segment's hit stops one step early"),
+    Mutant("seg-roll-exit", "seg4", "chunkers/csrc/seg_roll.h", "    *sump = s3;\n    return 4 * len;",
+           "    *sump = s2;\n    return 4 * len;", "exit state taken from segment 3 of 4"),
+    Mutant("aes-seg-truth", "aes-seg", AES + "segments.h", "if (d != truth)",
+           "if ((uint32_t)d != (uint32_t)truth)", "the start-state check compares 32 bits"),
+    Mutant("aes-seg-last-chain", "aes-seg", AES + "segments.h", "while (k < AES_SEG_K - 1 && !hit(c, h[k], mask))",
+           "while (k < AES_SEG_K - 2 && !hit(c, h[k], mask))", "a hit of the last chain is given to the one before"),
+    Mutant("aes-seg-exit", "aes-seg", AES + "segments.h", "d = h[AES_SEG_K - 1];", "d = h[AES_SEG_K - 2];",
+           "the block's exit digest taken from the second-last chain"),
+    Mutant("aes-seg-warm-offset", "aes-seg", AES + "segments.h", "w[k - 1] = b + (size_t)k * AES_SEG_L;",
+           "w[k - 1] = b + (size_t)k * AES_SEG_L + 1;", "warm-ups one byte late"),
+    Mutant("aesni-seg-pairs", "aes-ni-seg", AES + "aesni_seg.c", "for (int j = 0; j < AES_SEG_K; j += 2) {",
+           "for (int j = 0; j < AES_SEG_K - 2; j += 2) {", "chains 6 and 7 never tested"),
+    Mutant("vaes256-seg-pairs", "vaes256-seg", AES + "vaes256_seg.c",
+           "for (int j = 0; j < AES_SEG_K / 2; j += 2) {", "for (int j = 0; j < AES_SEG_K / 2 - 2; j += 2) {",
+           "chains 4 to 7 never tested"),
+    Mutant("vaes-seg-lane", "vaes-seg", AES + "vaes_seg.c", "(long long)d[4 * j + 3], 0,", "(long long)d[4 * j + 2], 0,",
+           "chains 3 and 7 tested with the digests of 2 and 6"),
+    Mutant("vaes-seg-swap", "vaes-seg", AES + "vaes_seg.c",
+           "(long long)d[4 * j + 3], 0, (long long)d[4 * j + 2], 0,",
+           "(long long)d[4 * j + 2], 0, (long long)d[4 * j + 3], 0,", "chains 2 and 3 swapped in the any-hit test",
+           equivalent="the test only says whether some chain hits; which one, and its digest, come from the "
+                      "per-chain single-block test, so the order of the lanes cannot change a result"),
     # ---- aarch64 (qemu-aarch64) ----
     Mutant("fc-neon-lim", "neon", FC + "neon.c", "veorq_u64(vshlq_u64(vm, sh67), ones)",
            "veorq_u64(vshlq_u64(vm, sh45), ones)", "lanes 7-8 tested with lanes 5-6 limits", route="aarch64"),

@@ -12,6 +12,14 @@ is run. Otherwise
 * the main job (``python -m conformance``): first for the families the file
   belongs to (``--family``), then in full.
 
+Only the suite's own verdict kills: pytest exit 1 or 2 naming a FAILED / ERROR
+test, the main job's exit 1 with a FAILED cell, or a crash by a signal (the
+fault took the process down). Anything else (a usage error, an import error,
+a traceback out of the job) is an "error" with the output's tail, never a
+kill: a broken environment must not read as a strong suite. prepare() checks
+the environment first (the tests collect, the job imports), so that those
+errors stop the run before the first fault.
+
 Faults of the aarch64 and big-endian tiers (route aarch64 / s390x) exist
 only on those targets: the tree is cross-built and checked under qemu-user by
 ci/cross-run (the same run ``pytest --tiers all`` and ``python -m conformance
@@ -64,6 +72,8 @@ def families_of(path: str) -> list[str]:
         return FAMILY_OF_DIR.get(parts[2], [])
     if parts[-1] == "fixed.py":
         return ["fixed"]
+    if parts[-1] == "seg_roll.h":
+        return ["buzhash64", "buzhash"]
     return []
 
 
@@ -96,7 +106,7 @@ class Runner:
     ``--corpus-size``); ``quick``: only the selected tests and the main job of the file's
     families (a survivor is then "survived (quick)", not proof of a gap); ``timeout`` bounds each test or job step (seconds)."""
 
-    def __init__(self, root=REPO / "build" / "mutants", pytest_args=(), main_args=(), timeout=900, quick=False,
+    def __init__(self, root=REPO / "build" / "mutants", pytest_args=(), main_args=(), timeout=3600, quick=False,
                  echo=print):
         self.tree = Tree(Path(root) / "native")
         self.pytest_args, self.main_args = list(pytest_args), list(main_args)
@@ -110,6 +120,20 @@ class Runner:
         t0 = time.monotonic()
         built = self.tree.build()
         self.echo(f"original build: {len(built)} sources compiled in {time.monotonic() - t0:.0f} s ({self.tree.root})")
+        self.preflight()
+
+    def preflight(self) -> None:
+        """Raise BuildError (one line and the output's tail) unless the original tree's tests
+        collect with this interpreter and these pytest arguments, and the main job imports."""
+        checks = [("collecting the default tier", ["-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                                                  "-n", "0", *self.pytest_args, *TEST_DIRS]),
+                  ("importing the main job", ["-c", "import conformance.job, conformance.__main__"])]
+        for what, cmd in checks:
+            proc = self.tree.run(*cmd, timeout=self.timeout)
+            if proc.returncode:
+                raise BuildError(f"{what} with {self.tree.python} failed (exit {proc.returncode}); "
+                                 f"faults cannot be judged in this environment:\n"
+                                 f"{(proc.stdout + proc.stderr)[-2000:]}")
 
     # -- one fault -------------------------------------------------------------------------------
 
@@ -138,6 +162,11 @@ class Runner:
             target.write_text(original)
             if native_c:
                 self.tree.build()   # the original's objects are cached: a relink at most
+        for column in ("pytest_by", "main_by"):     # an error's output tail goes to the log
+            head, _, tail = getattr(v, column).partition("\n")
+            if tail:
+                setattr(v, column, head)
+                v.log.append(tail)
         if m.equivalent and not v.equivalent:
             v.equivalent = f"argued: {m.equivalent}"
         v.seconds = round(time.monotonic() - t0, 1)
@@ -168,9 +197,9 @@ class Runner:
                 proc = self.tree.run(*cmd, timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 return "killed", f"{stage} tests: timeout after {self.timeout} s (a hang)"
-            if proc.returncode not in (0, 5):
-                failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", proc.stdout, re.M)
-                return "killed", failed[0] if failed else f"{stage} tests: exit {proc.returncode}"
+            verdict = pytest_verdict(proc.returncode, proc.stdout + proc.stderr, stage)
+            if verdict:
+                return verdict
         return ("survived" if not self.quick else "survived (quick)"), ""
 
     def _main_job(self, m: Mutant) -> tuple[str, str]:
@@ -182,8 +211,9 @@ class Runner:
                 proc = self.tree.run("-m", "conformance", *self.main_args, *extra, timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 return "killed", f"{label}: timeout (a hang)"
-            if proc.returncode != 0:
-                return "killed", f"{label.strip()}: exit {proc.returncode}"
+            verdict = main_job_verdict(proc.returncode, proc.stdout + proc.stderr, label.strip())
+            if verdict:
+                return verdict
         return ("survived" if not self.quick else "survived (quick)"), ""
 
     # -- cross targets ---------------------------------------------------------------------------
@@ -237,6 +267,37 @@ class Runner:
                 objs[label, s] = out
         src.write_text(mutated)
         return all(same_code(objs["mut", s], objs["orig", s], self.scratch) for s in sources)
+
+
+def _tail(out: str) -> str:
+    return "\n".join(out.strip().splitlines()[-12:])
+
+
+def pytest_verdict(rc: int, out: str, stage: str) -> tuple[str, str] | None:
+    """(verdict, by) of one pytest run (exit status ``rc``, output ``out``), or None when it passed
+    (0) or selected nothing (5). Killed only when pytest names a failing test (exit 1, or 2 for a
+    collection error) or died by a signal; otherwise "error" with the output's tail."""
+    if rc in (0, 5):
+        return None
+    if rc < 0:
+        return "killed", f"{stage} tests: crashed by signal {-rc}"
+    failed = re.findall(r"^(?:FAILED|ERROR) (\S+)", out, re.M)
+    if rc in (1, 2) and failed:
+        return "killed", failed[0]
+    return "error", f"{stage} tests: exit {rc} without a failing test:\n{_tail(out)}"
+
+
+def main_job_verdict(rc: int, out: str, label: str) -> tuple[str, str] | None:
+    """(verdict, by) of one main-job run, or None when it passed. Killed only by the job's own
+    verdict (exit 1 with a FAILED cell) or a crash by a signal; otherwise "error"."""
+    if rc == 0:
+        return None
+    if rc < 0:
+        return "killed", f"{label}: crashed by signal {-rc}"
+    cells = re.findall(r"^FAILED (\S+): first reproducer", out, re.M)
+    if rc == 1 and cells:
+        return "killed", f"{label}: FAILED {cells[0]}"
+    return "error", f"{label}: exit {rc} without a failed cell:\n{_tail(out)}"
 
 
 def command_line(m: Mutant) -> str:

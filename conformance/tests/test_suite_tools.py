@@ -10,7 +10,7 @@ import pytest
 from conformance import builds, coverage
 from conformance.mutants import catalogue
 from conformance.mutants.__main__ import main as mutants_main
-from conformance.mutants.runner import families_of, selection_of
+from conformance.mutants.runner import families_of, main_job_verdict, pytest_verdict, selection_of
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,8 @@ def test_catalogue_spans_every_tier():
     assert len(ids) >= 60
     tiers = {m.tier for m in catalogue.CATALOGUE}
     assert {"scalar", "blockwise", "avx2", "avx512", "evp", "aes-ni", "vaes256", "vaes", "driver", "tables",
-            "buzhash", "fixed", "neon", "aes-arm64", "big-endian"} <= tiers
+            "buzhash", "fixed", "neon", "aes-arm64", "big-endian", "seg4", "aes-seg", "aes-ni-seg", "vaes256-seg",
+            "vaes-seg"} <= tiers
     assert set(catalogue.CI_SAMPLE) <= set(ids)
 
 
@@ -43,6 +44,33 @@ def test_selected_tests_first():
     assert selection_of("chunkers/csrc/buzhash/scan.c") == "buzhash and not buzhash64"
     assert families_of("chunkers/csrc/aes/evp.c") == ["aes"]
     assert families_of("chunkers/csrc/driver.c") == []
+    assert selection_of("chunkers/csrc/seg_roll.h") == "buzhash64 or buzhash"
+
+
+@pytest.mark.parametrize("rc, out, verdict", [
+    (0, "", None), (5, "no tests ran", None),
+    (1, "FAILED conformance/tests/test_chunks.py::test_x[a] - AssertionError", "killed"),
+    (2, "ERROR conformance/tests/test_y.py - ImportError: undefined symbol", "killed"),
+    (-11, "", "killed"),
+    (4, "error: unrecognized arguments: -n", "error"),         # an interpreter without pytest-xdist
+    (1, "ImportError: No module named conformance", "error"),   # no test named: not the suite's verdict
+    (3, "INTERNALERROR> ...", "error")])
+def test_only_a_failing_test_kills(rc, out, verdict):
+    got = pytest_verdict(rc, out, "selected")
+    assert (got and got[0]) == verdict
+    if verdict == "killed" and rc > 0:
+        assert got[1] == out.split()[1]
+
+
+@pytest.mark.parametrize("rc, out, verdict", [
+    (0, "", None),
+    (1, "FAILED fastcdc/avx2: first reproducer:\n...", "killed"),
+    (-6, "", "killed"),
+    (1, "Traceback (most recent call last):\nModuleNotFoundError: No module named 'rich'", "error"),
+    (2, "error: --impl borg: not installed", "error")])
+def test_only_a_failed_cell_kills(rc, out, verdict):
+    got = main_job_verdict(rc, out, "python -m conformance")
+    assert (got and got[0]) == verdict
 
 
 def test_mutants_cli_rejects_unknown_names(capsys):
