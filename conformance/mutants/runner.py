@@ -7,7 +7,8 @@ identical means the fault is equivalent (the same machine code) and nothing
 is run. Otherwise
 
 * the default pytest tier, fail-fast (-x): first the tests selected by the
-  mutated file's family or component (``-k``), then all the others; the first failing test
+  mutated file's family or component (``-k``), then all the others, the
+  scan-level test files first (FIRST); the first failing test
   is the killer (a run past ``timeout`` counts as a kill: a hang);
 * the main job (``python -m conformance``): first for the families the file
   belongs to (``--family``), then in full.
@@ -43,6 +44,16 @@ from conformance.buildtree import REPO, BuildError, Tree
 from conformance.mutants.catalogue import Mutant
 
 TEST_DIRS = ("conformance/tests", "fuzz/tests")
+FIRST = ("conformance/tests/test_scan_identity.py", "conformance/tests/test_segments.py",
+         "conformance/tests/test_aes_scan.py")
+"""Run before the other test files (pytest keeps the command line's file order): the scan-level
+identity checks find most kernel faults in seconds, while the chunk-level files take minutes."""
+
+
+def ordered_test_files(src: Path) -> list[str]:
+    """Every test file under TEST_DIRS in ``src``, FIRST first, then in path order."""
+    rest = sorted(str(p.relative_to(src)) for d in TEST_DIRS for p in (src / d).glob("test_*.py"))
+    return [*FIRST, *(f for f in rest if f not in FIRST)]
 FAMILY_OF_DIR = {"fastcdc": ["fastcdc"], "buzhash64": ["buzhash64"], "buzhash": ["buzhash"], "aes": ["aes"]}
 CROSS_ARCH = {"aarch64": "arm64", "s390x": "s390x"}
 CROSS_CC = {"aarch64": "aarch64-linux-gnu-gcc", "s390x": "s390x-linux-gnu-gcc"}
@@ -192,7 +203,7 @@ class Runner:
         stages = [("selected", expr), ("rest", f"not ({expr})")][: 1 if self.quick else 2]
         for stage, sel in stages:
             cmd = ["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "0", *self.pytest_args, "-k", sel,
-                   *TEST_DIRS]
+                   *ordered_test_files(self.tree.src)]
             try:
                 proc = self.tree.run(*cmd, timeout=self.timeout)
             except subprocess.TimeoutExpired:

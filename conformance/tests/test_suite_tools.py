@@ -10,7 +10,8 @@ import pytest
 from conformance import builds, coverage
 from conformance.mutants import catalogue
 from conformance.mutants.__main__ import main as mutants_main
-from conformance.mutants.runner import families_of, main_job_verdict, pytest_verdict, selection_of
+from conformance.mutants.runner import FIRST, TEST_DIRS, families_of, main_job_verdict, ordered_test_files, \
+    pytest_verdict, selection_of
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -45,6 +46,12 @@ def test_selected_tests_first():
     assert families_of("chunkers/csrc/aes/evp.c") == ["aes"]
     assert families_of("chunkers/csrc/driver.c") == []
     assert selection_of("chunkers/csrc/seg_roll.h") == "buzhash64 or buzhash"
+
+
+def test_every_test_file_runs_once_scan_level_first():
+    files = ordered_test_files(REPO)
+    assert files[:len(FIRST)] == list(FIRST) and all((REPO / f).is_file() for f in FIRST)
+    assert sorted(files) == sorted(str(p.relative_to(REPO)) for d in TEST_DIRS for p in (REPO / d).glob("test_*.py"))
 
 
 @pytest.mark.parametrize("rc, out, verdict", [
