@@ -63,6 +63,8 @@ def main(argv=None) -> int:
     p.add_argument("--jobs", type=_size, default=1, metavar="N", help="worker processes, one family each (default 1)")
     p.add_argument("--impl", default="ours", help="implementation under test: ours (default), borg, model or "
                                                   "module:attribute")
+    p.add_argument("-x", "--fail-fast", action="store_true",
+                   help="stop at the first failed family x kernel cell (the matrix then lists the cells run so far)")
     p.add_argument("--allow-missing", action="store_true",
                    help="with --impl: skip the run (exit 0) if the implementation is not available here, "
                         "instead of exit status 2")
@@ -81,7 +83,7 @@ def main(argv=None) -> int:
         return builds.run(args.builds, seed=args.seed, corpus_size=args.corpus_size, families=args.family)
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
                families=args.family, tier_choice=args.tiers, impl=args.impl, allow_missing=args.allow_missing,
-               sample=args.sample, max_bytes=args.max_bytes, jobs=args.jobs)
+               sample=args.sample, max_bytes=args.max_bytes, jobs=args.jobs, fail_fast=args.fail_fast)
 
 
 if __name__ == "__main__":

@@ -165,7 +165,8 @@ def check_vectors(cell: Cell) -> None:
 
 
 def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, patterns=None,
-           cells: list | None = None, skipped: dict | None = None, classes_everywhere: bool = True) -> list[Cell]:
+           cells: list | None = None, skipped: dict | None = None, classes_everywhere: bool = True,
+           fail_fast: bool = False) -> list[Cell]:
     """Run the whole job on the implementation under test (engine.implementation()) over the
     built-in corpus and the ``real`` sources (conformance.realfiles.pieces); returns one Cell per
     family x kernel it knows on this architecture. ``patterns``: only these catalogue patterns of
@@ -174,7 +175,8 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
     cells are appended to as each one starts (what ran so far, when the run is interrupted).
     ``skipped``: a dict receiving path -> reason for real files that changed during the run.
     ``classes_everywhere=False``: the input-class cases (conformance.classes) on each family's
-    reference kernel only, said in the other cells' reason (the quick qemu runs of CI)."""
+    reference kernel only, said in the other cells' reason (the quick qemu runs of CI).
+    ``fail_fast``: stop after the first failed cell (the cells after it are not run and not listed)."""
     impl = engine.implementation()
     ours = impl.name == "ours"
     sources = [Source(i.name, i.data) for i in catalogue.corpus(seed, corpus_size)
@@ -187,7 +189,8 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
             continue
         if ours:
             rows = [(k.kernel, k.reason, k.coverage) for k in chunkers.kernels() if k.family == fam_name]
-            rows.sort(key=lambda k: k[0] != fam.reference)      # the reference runs first
+            # the reference runs first, emulated and not covered kernels last (--fail-fast stops sooner)
+            rows.sort(key=lambda k: (k[0] != fam.reference, k[1] is not None))
         else:
             rows = [(k, why, NATIVE if why is None else NOT_COVERED) for k, why in impl.kernels(fam_name)]
         plan.append((fam_name, fam, rows))
@@ -197,13 +200,17 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
                           for _k, reason, _c in rows if not reason), len(sources))
     tracker = progress if hasattr(progress, "advance") else None
     for fam_name, fam, rows in plan:
-        cases = fam.cases(seed) if ours and fam.cases else []
+        cases, case_error = _catalogue(fam_name, fam, seed) if ours and fam.cases else ([], None)
+        if case_error and not any(k == fam.reference for k, _r, _c in rows):
+            cells.append(Cell(fam_name, fam.reference, "failed", mismatches=[case_error]))
         reference_sizes: dict = {}
         if not rows:
             cells.append(Cell(fam_name, "-", "skipped", NOT_COVERED, f"{impl.name} has no {fam_name} chunker"))
         for kernel, reason, coverage in rows:
             cell = Cell(fam_name, kernel, coverage=coverage, status="running")
             cells.append(cell)
+            if kernel == fam.reference:
+                _record(cell, case_error)
             if coverage == NOT_COVERED:
                 cell.status, cell.reason = "skipped", reason
                 continue
@@ -242,7 +249,22 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
                 cell.ran = ran_note(impl.name, cell)
             if cell.status == "running":
                 cell.status = "passed"
+            if fail_fast and cell.status == "failed":
+                return cells
     return cells
+
+
+def _catalogue(fam_name: str, fam, seed: int) -> tuple[list, Mismatch | None]:
+    """The family's scan catalogue, or ([], the failure) when building it raises: its planted hits
+    are found and confirmed on the reference kernel, so a broken reference can make that
+    impossible, which is the reference's failure, not a crash of the job."""
+    try:
+        return fam.cases(seed), None
+    except parallel.Interrupted:
+        raise
+    except Exception as e:   # noqa: BLE001
+        return [], Mismatch("error", f"{fam_name}: building the scan catalogue on {fam.reference} failed: "
+                                     f"{type(e).__name__}: {e}", "a scan catalogue", "an exception")
 
 
 def _ticking(run, tracker):
@@ -305,12 +327,12 @@ def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), u
         json.dump(report, f, indent=2)
 
 
-def _family_run(family: str, seed: int, corpus_size: int, real) -> tuple[list[Cell], dict]:
+def _family_run(family: str, seed: int, corpus_size: int, real, fail_fast: bool) -> tuple[list[Cell], dict]:
     """One family in a --jobs worker, with plain progress lines tagged with the family."""
     cells: list = []
     skipped: dict = {}
     matrix(seed, corpus_size, real, [family], progress=progress.plain(prefix=f"[{family}] "), cells=cells,
-           skipped=skipped)
+           skipped=skipped, fail_fast=fail_fast)
     return cells, skipped
 
 
@@ -324,16 +346,19 @@ def _progress(console):
         yield progress.Progress(lambda line: status.update(f"checking {line}"), interval=0.5)
 
 
-def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, families, jobs: int, console) -> None:
-    """Fill ``cells`` and ``skipped`` (see matrix), in ``jobs`` processes (one family each)."""
+def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, families, jobs: int, console,
+             fail_fast: bool = False) -> None:
+    """Fill ``cells`` and ``skipped`` (see matrix), in ``jobs`` processes (one family each); with
+    ``fail_fast`` each family (all of them with one process) stops at its first failed cell."""
     if jobs <= 1:
         with _progress(console) as prog:
-            matrix(seed, corpus_size, real, families, progress=prog, cells=cells, skipped=skipped)
+            matrix(seed, corpus_size, real, families, progress=prog, cells=cells, skipped=skipped,
+                   fail_fast=fail_fast)
         return
     names = [f for f in FAMILIES if not families or f in families]
     results: dict = {}
     try:
-        results = parallel.map_families(_family_run, names, jobs, seed, corpus_size, real)
+        results = parallel.map_families(_family_run, names, jobs, seed, corpus_size, real, fail_fast)
     except parallel.Interrupted as e:
         results = e.partial
         raise
@@ -348,11 +373,12 @@ def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, fami
 
 def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
         impl: str = "ours", allow_missing: bool = False, *, sample: int | None = None,
-        max_bytes: int | None = None, jobs: int = 1) -> int:
+        max_bytes: int | None = None, jobs: int = 1, fail_fast: bool = False) -> int:
     """Run the job on implementation ``impl`` (see conformance.impls.get) with progress reports;
     print the matrix, the skipped files, the other tiers of ours (see conformance.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
-    ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes.
+    ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes. ``fail_fast``:
+    stop at the first failed cell (see matrix; the other tiers are then not listed).
     Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
     unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the
     signal number after SIGINT / SIGTERM, once the partial matrix and report are written."""
@@ -383,7 +409,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     interrupted = None
     try:
         with parallel.interruptible():
-            _run_all(cells, skipped, seed, corpus_size, realfiles.pieces(chosen, max_bytes), families, jobs, console)
+            _run_all(cells, skipped, seed, corpus_size, realfiles.pieces(chosen, max_bytes), families, jobs, console,
+                     fail_fast)
     except parallel.Interrupted as e:
         interrupted = e
         for c in cells:
@@ -402,7 +429,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         for line in audit.format_differences(implementation, audit.kernel_differences(implementation)):
             console.print(line, markup=False, highlight=False)
     tier_rows = []
-    if implementation.name == "ours" and not interrupted:       # our kernels on other targets (emulators, cross builds)
+    stopped = fail_fast and any(c.status == "failed" for c in cells)
+    if implementation.name == "ours" and not interrupted and not stopped:   # our kernels on other targets
         tier_rows = [r for r in tiers.extra_rows(tier_choice) if not families or r.family in families]
         console.print("other tiers (native / emulated (which emulator) / not covered):\n"
                       + tiers.format_rows(tier_rows), markup=False, highlight=False)

@@ -10,8 +10,9 @@ is run. Otherwise
   mutated file's family or component (``-k``), then all the others, the
   scan-level test files first (FIRST); the first failing test
   is the killer (a run past ``timeout`` counts as a kill: a hang);
-* the main job (``python -m conformance``): first for the families the file
-  belongs to (``--family``), then in full.
+* the main job (``python -m conformance --fail-fast``): first for the families
+  the file belongs to (``--family``), then in full. --fail-fast only stops
+  after the first failed cell, so it fails exactly when the full job does.
 
 Only the suite's own verdict kills: pytest exit 1 or 2 naming a FAILED / ERROR
 test, the main job's exit 1 with a FAILED cell, or a crash by a signal (the
@@ -219,7 +220,7 @@ class Runner:
         for extra in steps:
             label = "python -m conformance " + " ".join(extra)
             try:
-                proc = self.tree.run("-m", "conformance", *self.main_args, *extra, timeout=self.timeout)
+                proc = self.tree.run("-m", "conformance", "--fail-fast", *self.main_args, *extra, timeout=self.timeout)
             except subprocess.TimeoutExpired:
                 return "killed", f"{label}: timeout (a hang)"
             verdict = main_job_verdict(proc.returncode, proc.stdout + proc.stderr, label.strip())

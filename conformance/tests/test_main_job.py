@@ -49,3 +49,27 @@ def test_real_files_and_an_unreadable_one(tmp_path, monkeypatch, capsys):
     corpus_only = job.matrix(1, 4096, [], ["fixed"])[0]
     assert cell["bytes"] - corpus_only.bytes > 0
     assert (cell["bytes"] - corpus_only.bytes) % 10240 == 0   # 10240 bytes (a) per chunk run
+
+
+@pytest.mark.ours_only
+def test_a_catalogue_that_cannot_be_built_fails_the_reference_cell_and_fail_fast_stops_there(monkeypatch):
+    """The scan catalogue plants its hits on the reference kernel; when a broken reference makes
+    that raise, the job reports the reference's cell failed (the other kernels still run)
+    instead of dying with a traceback."""
+    import dataclasses
+
+    from conformance.families import FAMILIES
+
+    def cannot_plant(seed):
+        raise RuntimeError("could not plant [0] in 8292 positions")
+
+    monkeypatch.setitem(FAMILIES, "buzhash", dataclasses.replace(FAMILIES["buzhash"], cases=cannot_plant))
+    cells = job.matrix(1, 4096, [], ["buzhash", "fixed"])
+    by_kernel = {c.kernel: c for c in cells if c.family == "buzhash"}
+    ref = by_kernel[FAMILIES["buzhash"].reference]
+    assert ref.status == "failed"
+    assert "building the scan catalogue on single failed: RuntimeError: could not plant" in ref.mismatches[0].reproducer
+    assert all(c.status == "passed" for c in cells if c is not ref) and len(by_kernel) > 1
+    # --fail-fast: nothing runs after the first failed cell, which is the reference's (it runs first)
+    stopped = job.matrix(1, 4096, [], ["buzhash", "fixed"], fail_fast=True)
+    assert [(c.family, c.kernel, c.status) for c in stopped] == [("buzhash", ref.kernel, "failed")]
