@@ -15,8 +15,9 @@ is run. Otherwise
   after the first failed cell, so it fails exactly when the full job does.
 
 Only the suite's own verdict kills: pytest exit 1 or 2 naming a FAILED / ERROR
-test, the main job's exit 1 with a FAILED cell, or a crash by a signal (the
-fault took the process down). Anything else (a usage error, an import error,
+test that passes on the original tree (checked once per test id), the main
+job's exit 1 with a FAILED cell, or a crash by a signal (the fault took the
+process down). Anything else (a usage error, an import error,
 a traceback out of the job) is an "error" with the output's tail, never a
 kill: a broken environment must not read as a strong suite. prepare() checks
 the environment first (the tests collect, the job imports), so that those
@@ -46,9 +47,10 @@ from conformance.mutants.catalogue import Mutant
 
 TEST_DIRS = ("conformance/tests", "fuzz/tests")
 FIRST = ("conformance/tests/test_scan_identity.py", "conformance/tests/test_segments.py",
-         "conformance/tests/test_aes_scan.py")
+         "conformance/tests/test_aes_scan.py", "conformance/tests/test_tiers.py")
 """Run before the other test files (pytest keeps the command line's file order): the scan-level
-identity checks find most kernel faults in seconds, while the chunk-level files take minutes."""
+identity checks find most kernel faults in seconds (test_tiers: the kernels this CPU lacks, in
+bochscpu), while the chunk-level files take minutes."""
 
 
 def ordered_test_files(src: Path) -> list[str]:
@@ -124,6 +126,7 @@ class Runner:
         self.pytest_args, self.main_args = list(pytest_args), list(main_args)
         self.timeout, self.echo, self.quick = timeout, echo, quick
         self.scratch = Path(root) / "scratch"
+        self.original_passes: dict = {}     # test id -> (passes on the original tree, output tail)
 
     def prepare(self) -> None:
         """Copy the working tree and build the original (the objects every fault starts from)."""
@@ -174,6 +177,8 @@ class Runner:
             target.write_text(original)
             if native_c:
                 self.tree.build()   # the original's objects are cached: a relink at most
+        if v.pytest == "killed" and "::" in v.pytest_by:
+            self._check_killer(v)
         for column in ("pytest_by", "main_by"):     # an error's output tail goes to the log
             head, _, tail = getattr(v, column).partition("\n")
             if tail:
@@ -183,6 +188,19 @@ class Runner:
             v.equivalent = f"argued: {m.equivalent}"
         v.seconds = round(time.monotonic() - t0, 1)
         return v
+
+    def _check_killer(self, v: Verdict) -> None:
+        """A kill counts only if the killing test passes on the original tree (now restored): a
+        test that fails for another reason (the environment, a flaky test) must not read as a
+        kill. Results are cached per test id."""
+        test = v.pytest_by
+        if test not in self.original_passes:
+            proc = self.tree.run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", *self.pytest_args, test,
+                                 timeout=self.timeout)
+            self.original_passes[test] = (proc.returncode == 0, _tail(proc.stdout + proc.stderr))
+        ok, out = self.original_passes[test]
+        if not ok:
+            v.pytest, v.pytest_by = "error", f"{test} also fails on the original tree:\n{out}"
 
     def _objects(self) -> dict:
         return {(e["name"], s): self.tree.object_for(e, s) for e in self.tree.extensions() for s in e["sources"]}

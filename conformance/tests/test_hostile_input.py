@@ -134,11 +134,15 @@ def test_read_may_return_any_byte_buffer():
 def test_ctrl_c_interrupts_an_in_memory_scan(params):
     """A SIGINT sent while chunk_sizes() runs on a large buffer is raised inside chunk_sizes (the
     driver checks signals every few MiB), not after it returns. Without the checks the
-    KeyboardInterrupt could only surface in Python code between two calls."""
+    KeyboardInterrupt could only surface in Python code between two calls.
+    Python's own SIGINT handler is installed for the test: a process started in the background
+    by a non-interactive shell (a CI lane, the mutant runner) inherits SIGINT ignored, and
+    Python then keeps it ignored, so the signal would never arrive."""
     chunker = chunkers.make_chunker(params)
     data = bytearray(64 << 20)
     started = threading.Event()
     timer = threading.Thread(target=lambda: (started.wait(), time.sleep(0.05), os.kill(os.getpid(), signal.SIGINT)))
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     timer.start()
     try:
         with pytest.raises(KeyboardInterrupt) as exc:
@@ -147,6 +151,7 @@ def test_ctrl_c_interrupts_an_in_memory_scan(params):
                 chunker.chunk_sizes(data)
     finally:
         timer.join()
+        signal.signal(signal.SIGINT, previous)
     assert any(entry.name.endswith("chunk_sizes") and "driver" in str(entry.path) for entry in exc.traceback)
 
 

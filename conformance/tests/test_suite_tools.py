@@ -80,6 +80,28 @@ def test_only_a_failed_cell_kills(rc, out, verdict):
     assert (got and got[0]) == verdict
 
 
+@pytest.mark.parametrize("original_rc, verdict", [(0, "killed"), (1, "error")])
+def test_a_kill_counts_only_if_the_killer_passes_on_the_original(original_rc, verdict):
+    import subprocess
+
+    from conformance.mutants.runner import Runner, Verdict
+
+    calls = []
+
+    class Tree:         # the original tree: the killing test exits with original_rc there
+        def run(self, *args, timeout=None):
+            calls.append(args[-1])
+            return subprocess.CompletedProcess(args, original_rc, "1 failed" if original_rc else "1 passed", "")
+
+    runner = Runner.__new__(Runner)
+    runner.tree, runner.pytest_args, runner.timeout, runner.original_passes = Tree(), [], 60, {}
+    for fault in ("a", "b"):
+        v = Verdict(fault, "scalar", "native", pytest="killed", pytest_by="conformance/tests/t.py::test_x[k]")
+        runner._check_killer(v)
+        assert v.pytest == verdict
+    assert calls == ["conformance/tests/t.py::test_x[k]"]       # once per test id
+
+
 def test_mutants_cli_rejects_unknown_names(capsys):
     with pytest.raises(SystemExit) as e:
         mutants_main(["--id", "no-such-fault", "--list"])
