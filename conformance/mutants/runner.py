@@ -57,6 +57,8 @@ def ordered_test_files(src: Path) -> list[str]:
     """Every test file under TEST_DIRS in ``src``, FIRST first, then in path order."""
     rest = sorted(str(p.relative_to(src)) for d in TEST_DIRS for p in (src / d).glob("test_*.py"))
     return [*FIRST, *(f for f in rest if f not in FIRST)]
+
+
 FAMILY_OF_DIR = {"fastcdc": ["fastcdc"], "buzhash64": ["buzhash64"], "buzhash": ["buzhash"], "aes": ["aes"]}
 CROSS_ARCH = {"aarch64": "arm64", "s390x": "s390x"}
 CROSS_CC = {"aarch64": "aarch64-linux-gnu-gcc", "s390x": "s390x-linux-gnu-gcc"}
