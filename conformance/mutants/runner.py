@@ -46,6 +46,10 @@ from conformance.buildtree import REPO, BuildError, Tree
 from conformance.mutants.catalogue import Mutant
 
 TEST_DIRS = ("conformance/tests", "fuzz/tests")
+NO_TIMEOUT = ("-p", "no:cacheprovider", "-n", "0", "-o", "timeout=0")
+"""pytest arguments of every fault's run and of the original's check: one process, and no
+pytest-timeout (its 300 s per test fails slow tests on a loaded machine, on the mutated and the
+original tree alike); the runner's own ``timeout`` per step stands for a hang."""
 FIRST = ("conformance/tests/test_scan_identity.py", "conformance/tests/test_segments.py",
          "conformance/tests/test_aes_scan.py", "conformance/tests/test_tiers.py")
 """Run before the other test files (pytest keeps the command line's file order): the scan-level
@@ -197,8 +201,7 @@ class Runner:
         kill. Results are cached per test id."""
         test = v.pytest_by
         if test not in self.original_passes:
-            proc = self.tree.run("-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", *self.pytest_args, test,
-                                 timeout=self.timeout)
+            proc = self.tree.run("-m", "pytest", "-q", *NO_TIMEOUT, *self.pytest_args, test, timeout=self.timeout)
             self.original_passes[test] = (proc.returncode == 0, _tail(proc.stdout + proc.stderr))
         ok, out = self.original_passes[test]
         if not ok:
@@ -223,7 +226,7 @@ class Runner:
         expr = selection_of(m.file)
         stages = [("selected", expr), ("rest", f"not ({expr})")][: 1 if self.quick else 2]
         for stage, sel in stages:
-            cmd = ["-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-n", "0", *self.pytest_args, "-k", sel,
+            cmd = ["-m", "pytest", "-x", "-q", *NO_TIMEOUT, *self.pytest_args, "-k", sel,
                    *ordered_test_files(self.tree.src)]
             try:
                 proc = self.tree.run(*cmd, timeout=self.timeout)
