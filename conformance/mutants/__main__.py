@@ -31,7 +31,7 @@ COUNTED = ("killed", "survived", "survived (quick)", "error")
 
 
 def _rate(verdicts, column: str) -> str:
-    counted = [v for v in verdicts if getattr(v, column) in COUNTED]
+    counted = [v for v in verdicts if getattr(v, column) in COUNTED and not v.equivalent]
     if not counted:
         return "-"
     killed = sum(getattr(v, column) == "killed" for v in counted)

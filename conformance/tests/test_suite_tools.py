@@ -9,9 +9,9 @@ import pytest
 
 from conformance import builds, coverage
 from conformance.mutants import catalogue
-from conformance.mutants.__main__ import main as mutants_main
-from conformance.mutants.runner import FIRST, TEST_DIRS, families_of, main_job_verdict, ordered_test_files, \
-    pytest_verdict, selection_of
+from conformance.mutants.__main__ import main as mutants_main, table
+from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, families_of, main_job_verdict,
+                                        ordered_test_files, pytest_verdict, selection_of)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -48,10 +48,11 @@ def test_selected_tests_first():
     assert selection_of("chunkers/csrc/seg_roll.h") == "buzhash64 or buzhash"
 
 
-def test_every_test_file_runs_once_scan_level_first():
+def test_every_test_file_but_the_tooling_checks_runs_once_scan_level_first():
     files = ordered_test_files(REPO)
     assert files[:len(FIRST)] == list(FIRST) and all((REPO / f).is_file() for f in FIRST)
-    assert sorted(files) == sorted(str(p.relative_to(REPO)) for d in TEST_DIRS for p in (REPO / d).glob("test_*.py"))
+    assert sorted([*files, TOOLING]) == sorted(str(p.relative_to(REPO)) for d in TEST_DIRS
+                                               for p in (REPO / d).glob("test_*.py"))
 
 
 @pytest.mark.parametrize("rc, out, verdict", [
@@ -84,8 +85,6 @@ def test_only_a_failed_cell_kills(rc, out, verdict):
 def test_a_kill_counts_only_if_the_killer_passes_on_the_original(original_rc, verdict):
     import subprocess
 
-    from conformance.mutants.runner import Runner, Verdict
-
     calls = []
 
     class Tree:         # the original tree: the killing test exits with original_rc there
@@ -100,6 +99,13 @@ def test_a_kill_counts_only_if_the_killer_passes_on_the_original(original_rc, ve
         runner._check_killer(v)
         assert v.pytest == verdict
     assert calls == ["conformance/tests/t.py::test_x[k]"]       # once per test id
+
+
+def test_equivalent_faults_are_not_counted():
+    killed = Verdict("a", "seg4", "native", pytest="killed", main="killed")
+    argued = Verdict("b", "seg4", "native", pytest="killed", main="survived", equivalent="argued: ...")
+    row = next(line for line in table([killed, argued]).splitlines() if line.startswith("seg4"))
+    assert row.split() == ["seg4", "2", "1", "1/1", "100%", "1/1", "100%"]
 
 
 def test_mutants_cli_rejects_unknown_names(capsys):
