@@ -3,6 +3,7 @@ still applies to the current sources, build names are checked, the coverage
 exclusions parse (conformance.mutants, conformance.builds, conformance.coverage).
 No builds here: ci/mutants.sh, ci/builds.sh and ci/coverage.sh run those."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -83,8 +84,6 @@ def test_only_a_failed_cell_kills(rc, out, verdict):
 
 @pytest.mark.parametrize("original_rc, verdict", [(0, "killed"), (1, "error")])
 def test_a_kill_counts_only_if_the_killer_passes_on_the_original(original_rc, verdict):
-    import subprocess
-
     calls = []
 
     class Tree:         # the original tree: the killing test exits with original_rc there
