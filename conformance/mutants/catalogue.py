@@ -258,7 +258,9 @@ CATALOGUE = [
     Mutant("fc-seg-latest-wins", "seg4", FC + "seg.c",
            "const size_t k = (f1 & mask) == 0 ? 1 : (f2 & mask) == 0 ? 2 : 3;",
            "const size_t k = (f2 & mask) == 0 ? 2 : (f1 & mask) == 0 ? 1 : 3;",
-           "segment 2 wins over segment 1 when both hit at one step"),
+           "segment 2 wins over segment 1 when both hit at one step",
+           equivalent="the rescan from chain 0's exact state then runs up to segment 2's hit and so passes "
+                      "segment 1's hit, which it returns with the same exact state: only slower"),
     Mutant("fc-seg-rescan-short", "seg4", FC + "seg.c", "k * len - i - 1, &f0, mask);", "k * len - i - 2, &f0, mask);",
            "the rescan before a later segment's hit stops one byte early"),
     Mutant("fc-seg-exit-state", "seg4", FC + "seg.c", "    *fpp = f3;\n    return -1;", "    *fpp = f2;\n    return -1;",
