@@ -151,8 +151,8 @@ class Runner:
     def preflight(self) -> None:
         """Raise BuildError (one line and the output's tail) unless the original tree's tests
         collect with this interpreter and these pytest arguments, and the main job imports."""
-        checks = [("collecting the default tier", ["-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
-                                                  "-n", "0", *self.pytest_args, *TEST_DIRS]),
+        checks = [("collecting the default tier", ["-m", "pytest", "--collect-only", "-q", *NO_TIMEOUT,
+                                                  *self.pytest_args, *ordered_test_files(self.tree.src)]),
                   ("importing the main job", ["-c", "import conformance.job, conformance.__main__"])]
         for what, cmd in checks:
             proc = self.tree.run(*cmd, timeout=self.timeout)
