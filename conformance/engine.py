@@ -11,11 +11,12 @@ to rerun it.
 from __future__ import annotations
 
 import itertools
+import random
 from typing import Iterable, NamedTuple
 
 from chunkers.params import parse_params
 from conformance import impls, provenance
-from conformance.families import FAMILIES, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
+from conformance.families import FAMILIES, GUARD, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
 
 _IMPL: impls.Implementation = impls.Ours()
 
@@ -35,31 +36,70 @@ class Mismatch(NamedTuple):
 def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase], run=None) -> list[Mismatch]:
     """Cases where ``kernel`` differs from the family's reference kernel (position or exit state).
 
-    ``run(case) -> result`` runs ``kernel`` some other way than natively (an
-    emulated kernel, see conformance.emulate.runner).
+    A native kernel runs every case twice: at the case's alignment, and with the span ending
+    right before a no-access page (families.GUARD), where a read past the span is a SIGSEGV.
+    ``run(case) -> result`` runs ``kernel`` some other way than natively (an emulated kernel,
+    see conformance.emulate.runner, whose input always ends at a guard page).
     """
     fam = FAMILIES[family]
+    placements = (None,) if run else (None, GUARD)
     reference, run = provenance.checked_run(family, fam.reference), run or provenance.checked_run(family, kernel)
     out = []
     for i, case in enumerate(cases):       # "case #i": the i-th case of the family's catalogue for the run's seed
-        want, got = reference(case), run(case)
-        if want != got:
-            out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", f"case #{i}: {case.describe()}",
-                                want, got))
+        want = reference(case)
+        for placed in (case if p is None else case._replace(align=p) for p in placements):
+            got = run(placed)
+            if want != got:
+                out.append(Mismatch(f"{family}/{kernel} scan != {fam.reference}", f"case #{i}: {placed.describe()}",
+                                    want, got))
+                break
     return out
 
 
 def model_mismatches(family: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
-    """Cases (up to MODEL_MAX_SPAN bytes) where the reference kernel differs from the model."""
+    """Cases (up to MODEL_MAX_SPAN bytes) where the reference kernel differs from the model (run at
+    the case's alignment and guarded, as in scan_mismatches)."""
     fam = FAMILIES[family]
     reference = provenance.checked_run(family, fam.reference)
     out = []
     for i, case in enumerate(cases):
         if len(case.data) <= MODEL_MAX_SPAN:
-            want, got = fam.model(case), reference(case)
-            if want != got:
-                out.append(Mismatch(f"{family}/{fam.reference} scan != model", f"case #{i}: {case.describe()}",
-                                    want, got))
+            want = fam.model(case)
+            for placed in (case, case._replace(align=GUARD)):       # see scan_mismatches
+                got = reference(placed)
+                if want != got:
+                    out.append(Mismatch(f"{family}/{fam.reference} scan != model",
+                                        f"case #{i}: {placed.describe()}", want, got))
+                    break
+    return out
+
+
+def evp_failure_mismatches(kernel: str) -> list[Mismatch]:
+    """06 §9.3 for AES ``kernel`` on each AES chunker: once the portable cipher context is broken
+    (the ``_break_evp`` test hook; fresh contexts, the catalogue's cached ones stay intact), the
+    ``evp`` scan and a single encryption raise RuntimeError naming the chunker, never return a
+    cut; a hardware kernel never uses OpenSSL and returns what it returned before."""
+    from chunkers.aes import NAMES, AESContext
+    data = random.Random(5).randbytes(1000)
+    out = []
+    for name in NAMES:
+        ctx = AESContext(name, bytes(32))
+        want = ctx.scan(data, 64, 900, 0, 0xFF, kernel)
+        ctx._break_evp()
+        what, repro = f"aes/{kernel} with a failing OpenSSL", f"{name} key=Z scan(Random(5) 1000 bytes, 64, 900, 0, 0xff)"
+        if kernel != "evp":
+            got = ctx.scan(data, 64, 900, 0, 0xFF, kernel)
+            if got != want:
+                out.append(Mismatch(what, repro, want, got))
+            continue
+        expected = f"RuntimeError('{name}: OpenSSL EVP encryption failed')"
+        for call, run in (("scan", lambda: ctx.scan(data, 64, 900, 0, 0xFF, kernel)), ("encrypt(0)", lambda: ctx.encrypt(0))):
+            try:
+                got = run()
+            except RuntimeError as e:
+                got = f"RuntimeError({str(e)!r})"
+            if got != expected:
+                out.append(Mismatch(what, f"{repro}, then {call}", expected, got))
     return out
 
 

@@ -28,6 +28,10 @@ M32 = 0xFFFFFFFF
 MODEL_MAX_SPAN = 600
 """Cases up to this many bytes are also run on the pure-Python model."""
 
+GUARD = -1
+"""``ScanCase.align`` of a span that ends right before a no-access page (conformance/guard.py):
+a kernel that reads past its span faults (SIGSEGV) instead of reading heap bytes unnoticed."""
+
 
 class ScanCase(NamedTuple):
     """One scan call. ``data`` holds the span's bytes (windowed families: the
@@ -46,7 +50,8 @@ class ScanCase(NamedTuple):
     def describe(self) -> str:
         """A reproducer: everything needed to rebuild the call."""
         w = f", window={self.window}" if self.window else ""
-        return (f"{self.family} scan [{self.group}] key={self.key} len={len(self.data)} align={self.align} "
+        align = "guard" if self.align == GUARD else self.align
+        return (f"{self.family} scan [{self.group}] key={self.key} len={len(self.data)} align={align} "
                 f"state={self.state:#018x} mask={self.mask:#018x}{w} data={self.data.hex()[:96]}"
                 f"{'...' if len(self.data) > 48 else ''}")
 
@@ -65,8 +70,17 @@ def seed_of(name: str) -> int:
     return random.Random(int(name[1:])).getrandbits(32) - (1 << 31)
 
 
+_ARENA: list = []       # the one GuardedArena of this process, grown on demand
+
+
 def aligned(data: bytes, align: int) -> memoryview:
-    """A view of ``data`` starting ``align`` bytes past a 64-byte boundary."""
+    """A view of ``data`` starting ``align`` bytes past a 64-byte boundary, or (``align`` = GUARD)
+    ending right before a no-access page; the guarded view is valid until the next guarded call."""
+    if align == GUARD:
+        if not _ARENA or _ARENA[0].size < len(data):
+            from conformance.guard import GuardedArena
+            _ARENA[:] = [GuardedArena(max(len(data), 1 << 16))]
+        return _ARENA[0].place(data)
     buf = bytearray(64 + align + len(data))
     base = (-_address(buf)) % 64
     buf[base + align:base + align + len(data)] = data

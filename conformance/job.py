@@ -84,7 +84,8 @@ def _record(cell: Cell, m: Mismatch | None) -> None:
 
 def check_cell(cell: Cell, sources: list, cases: list, reference_sizes: dict, ours: bool = True,
                progress=None, skipped: dict | None = None) -> None:
-    """Run one kernel: scan catalogue, chunk-level runs on every source and params set, the vectors.
+    """Run one kernel: scan catalogue (AES: and an OpenSSL failure), chunk-level runs on every source
+    and params set, the vectors.
 
     ``reference_sizes`` caches a digest of the reference sizes per run: with ``ours`` those of the
     family's reference kernel (which runs first and is also compared with the model), else our
@@ -98,6 +99,9 @@ def check_cell(cell: Cell, sources: list, cases: list, reference_sizes: dict, ou
     skipped = {} if skipped is None else skipped
     for m in (model_mismatches(cell.family, cases) if reference else scan_mismatches(cell.family, cell.kernel, cases)):
         _record(cell, m)
+    if ours and cell.family == "aes":       # the portable path's failure handling (06 §9.3)
+        for m in engine.evp_failure_mismatches(cell.kernel):
+            _record(cell, m)
     cell.scan_cases = len(cases)
     real_seen = 0
     for src in sources:
