@@ -9,6 +9,12 @@ plants them. Equivalent faults (identical object code, or argued in the
 catalogue) are listed and not counted.
 
     python -m conformance.mutants [--sample] [--id ID ...] [--tier T ...] [--no-cross] [--json FILE]
+    python -m conformance.mutants --compare RUN.json ... [--runs 2]
+
+``--compare`` runs nothing: it reads the ``--json`` files of earlier runs and
+prints, per fault, every run's verdicts and whether they agree
+(conformance/mutants/compare.py); exit 0 only when every counted fault was
+killed by both in at least ``--runs`` runs that agree.
 
 Exit status 0 when every counted fault was killed by both, 1 otherwise, 2 for
 a bad argument or an environment that cannot judge faults (the original's
@@ -24,6 +30,7 @@ import sys
 from collections import defaultdict
 
 from conformance.buildtree import BuildError
+from conformance.mutants import compare
 from conformance.mutants.catalogue import CATALOGUE, CI_SAMPLE
 from conformance.mutants.runner import Runner, as_dict, command_line
 
@@ -87,7 +94,17 @@ def main(argv=None) -> int:
     ap.add_argument("--quick", action="store_true", help="only the selected tests and the family's main job per fault")
     ap.add_argument("--json", metavar="FILE", help="write every verdict as JSON")
     ap.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    ap.add_argument("--compare", nargs="+", metavar="RUN.json",
+                    help="run nothing: the verdicts of these --json files together, per fault, and whether they agree")
+    ap.add_argument("--runs", type=int, default=2, help="with --compare: runs each fault needs (default 2)")
     args = ap.parse_args(argv)
+    if args.compare:
+        try:
+            lines, done = compare.report(compare.load(args.compare), args.runs)
+        except ValueError as e:
+            ap.error(str(e))
+        print("\n".join(lines))
+        return 0 if done else 1
     known_ids, known_tiers = {m.id for m in CATALOGUE}, {m.tier for m in CATALOGUE}
     for name, given, known in (("--id", args.id, known_ids), ("--tier", args.tier, known_tiers)):
         bad = sorted(set(given or ()) - known)

@@ -1,18 +1,20 @@
 """The suite-strength tools stay usable: every planted fault of the mutant catalogue
 still applies to the current sources, build names are checked, the coverage
-exclusions parse (conformance.mutants, conformance.builds, conformance.coverage).
+exclusions parse, runs of the catalogue compare (conformance.mutants, conformance.builds,
+conformance.coverage).
 No builds here: ci/mutants.sh, ci/builds.sh and ci/coverage.sh run those."""
 
+import json
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from conformance import builds, coverage
-from conformance.mutants import catalogue
+from conformance.mutants import catalogue, compare
 from conformance.mutants.__main__ import main as mutants_main, table
-from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, families_of, main_job_verdict,
-                                        ordered_test_files, pytest_verdict, selection_of)
+from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, as_dict, families_of,
+                                        main_job_verdict, ordered_test_files, pytest_verdict, selection_of)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -139,3 +141,33 @@ def test_every_subpackage_is_installed():
              for top in ("chunkers", "conformance", "vectors") for p in (REPO / top).rglob("__init__.py")
              if "stub_borg" not in p.parts and "build" not in p.relative_to(REPO).parts}
     assert found - listed == set(), "packages missing from pyproject.toml [tool.setuptools] packages"
+
+
+def _verdict_file(path, overrides=None):
+    rows = [as_dict(Verdict(m.id, m.tier, m.route, "killed", "t", "killed", "j")) for m in catalogue.CATALOGUE
+            if not m.equivalent]
+    for row in rows:
+        row.update((overrides or {}).get(row["id"], {}))
+    path.write_text(json.dumps(rows))
+    return str(path)
+
+
+def test_compare_needs_two_agreeing_killing_runs_of_every_fault(tmp_path, capsys):
+    """--compare: done (exit 0) only with every counted fault killed by both in two runs that agree;
+    one run short, a differing verdict or a survivor each fail it and are named."""
+    first = _verdict_file(tmp_path / "a.json")
+    assert mutants_main(["--compare", first, _verdict_file(tmp_path / "b.json")]) == 0
+    assert mutants_main(["--compare", first]) == 1
+    one = next(m.id for m in catalogue.CATALOGUE if not m.equivalent)
+    assert mutants_main(["--compare", first, _verdict_file(tmp_path / "c.json", {one: {"main": "survived"}})]) == 1
+    assert any(line.startswith(one) and "DIFFERENT" in line for line in capsys.readouterr().out.splitlines())
+    lines, done = compare.report(compare.load([_verdict_file(tmp_path / "d.json", {one: {"pytest": "survived"}})] * 2))
+    assert not done and any(line.startswith(one) and "NOT KILLED" in line for line in lines)
+
+
+def test_compare_refuses_a_file_that_is_not_a_verdict_list(tmp_path, capsys):
+    bad = tmp_path / "x.json"
+    bad.write_text('{"id": 1}')
+    with pytest.raises(SystemExit) as e:
+        mutants_main(["--compare", str(bad)])
+    assert e.value.code == 2 and "not a verdict file" in capsys.readouterr().err
