@@ -23,7 +23,9 @@ class GuardedArena:
 
     def __init__(self, capacity: int):
         self.size = -(-capacity // PAGE) * PAGE
-        self._map = mmap.mmap(-1, self.size + PAGE)
+        # private: a forked process (the main job's --jobs workers) gets its own copy, never a
+        # shared arena another process writes its inputs into
+        self._map = mmap.mmap(-1, self.size + PAGE, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
         addr = ctypes.addressof(ctypes.c_char.from_buffer(self._map))
         if _libc.mprotect(addr + self.size, PAGE, PROT_NONE) != 0:
             raise OSError(ctypes.get_errno(), "mprotect of the guard page failed")
