@@ -83,11 +83,11 @@ def main(argv=None) -> int:
     if args.builds:
         from conformance import builds
         return builds.run(args.builds, seed=args.seed, corpus_size=args.corpus_size, families=args.family)
-    faulthandler.enable()       # a kernel reading past a guarded span (families.GUARD): the stack names the scan
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
                families=args.family, tier_choice=args.tiers, impl=args.impl, allow_missing=args.allow_missing,
                sample=args.sample, max_bytes=args.max_bytes, jobs=args.jobs, fail_fast=args.fail_fast)
 
 
 if __name__ == "__main__":
+    faulthandler.enable()       # a kernel reading past a guarded span (families.GUARD): the stack names the scan
     sys.exit(main())

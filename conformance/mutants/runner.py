@@ -115,14 +115,18 @@ def selection_of(path: str) -> str:
     return "table or vector or key or model"
 
 
-def _stripped(obj: Path, out: Path) -> bytes:
-    subprocess.run(["objcopy", "--strip-debug", "-R", ".comment", str(obj), str(out)], check=True)
+def _stripped(obj: Path, out: Path, objcopy: str) -> bytes:
+    proc = subprocess.run([objcopy, "--strip-debug", "-R", ".comment", str(obj), str(out)], capture_output=True,
+                          text=True)
+    if proc.returncode:
+        raise BuildError(f"{objcopy} {obj}: {proc.stderr.strip()[-2000:]}")
     return out.read_bytes()
 
 
-def same_code(a: Path, b: Path, scratch: Path) -> bool:
-    """True iff objects ``a`` and ``b`` are identical once debug info is removed."""
-    return _stripped(a, scratch / "a.o") == _stripped(b, scratch / "b.o")
+def same_code(a: Path, b: Path, scratch: Path, objcopy: str = "objcopy") -> bool:
+    """True iff objects ``a`` and ``b`` are identical once debug info is removed (``objcopy``: one
+    that reads the objects' target, e.g. aarch64-linux-gnu-objcopy). Raises BuildError if it cannot."""
+    return _stripped(a, scratch / "a.o", objcopy) == _stripped(b, scratch / "b.o", objcopy)
 
 
 class Runner:
@@ -306,7 +310,8 @@ class Runner:
                     raise BuildError(f"{CROSS_CC[arch]} {s}: {proc.stderr[-2000:]}")
                 objs[label, s] = out
         src.write_text(mutated)
-        return all(same_code(objs["mut", s], objs["orig", s], self.scratch) for s in sources)
+        objcopy = CROSS_CC[arch].replace("-gcc", "-objcopy")     # the host objcopy cannot read them
+        return all(same_code(objs["mut", s], objs["orig", s], self.scratch, objcopy) for s in sources)
 
 
 def _tail(out: str) -> str:

@@ -11,10 +11,11 @@ from pathlib import Path
 import pytest
 
 from conformance import builds, coverage
+from conformance.buildtree import BuildError
 from conformance.mutants import catalogue, compare
 from conformance.mutants.__main__ import main as mutants_main, table
 from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, as_dict, families_of,
-                                        main_job_verdict, ordered_test_files, pytest_verdict, selection_of)
+                                        main_job_verdict, ordered_test_files, pytest_verdict, same_code, selection_of)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -171,3 +172,12 @@ def test_compare_refuses_a_file_that_is_not_a_verdict_list(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         mutants_main(["--compare", str(bad)])
     assert e.value.code == 2 and "not a verdict file" in capsys.readouterr().err
+
+
+def test_an_object_objcopy_cannot_read_is_a_build_error_not_a_traceback(tmp_path):
+    """A cross-built object needs the target's objcopy: a failing one is reported as a BuildError
+    (the fault's verdict is then "error"), never an exception out of the run."""
+    junk = tmp_path / "x.o"
+    junk.write_bytes(b"not an object")
+    with pytest.raises(BuildError, match="objcopy"):
+        same_code(junk, junk, tmp_path)
