@@ -12,6 +12,7 @@ LE64 digest in, the LE64 cut value out, spec 06 §3-4) depends on host byte
 order. Writes a JSON report; exit status 1 on any difference.
 
     python -m conformance.cross --emulator qemu-s390x --report ci/cross/report-s390x.json
+                                [--quick] [--family F ...] [--fail-fast]
 """
 
 from __future__ import annotations
@@ -22,15 +23,17 @@ import platform
 import sys
 
 from conformance import job
+from conformance.families import FAMILIES
 
 SEED = 1
 CORPUS = (1 << 16, ("lcg", "sha-ctr"))
 """Bytes per input and catalogue patterns of the chunk-level corpus: the model is slow under qemu."""
 
 
-def _kernel_rows(coverage: str, quick: bool = False) -> list:
+def _kernel_rows(coverage: str, quick: bool = False, families=None, fail_fast: bool = False) -> list:
     rows = []
-    for cell in job.matrix(SEED, CORPUS[0], [], patterns=CORPUS[1], classes_everywhere=not quick):
+    for cell in job.matrix(SEED, CORPUS[0], [], families=families, patterns=CORPUS[1], classes_everywhere=not quick,
+                           fail_fast=fail_fast):
         rows.append(dict(family=cell.family, kernel=cell.kernel, result=cell.status, detail=cell.reason,
                          coverage=coverage if cell.status != "skipped" else "not covered",
                          cases=cell.scan_cases, chunk_runs=cell.chunk_runs, vectors=cell.vectors,
@@ -47,10 +50,14 @@ def main(argv=None) -> int:
                     help="the input-class cases (all-zero offsets, nc levels: driver paths) on each family's "
                          "reference kernel only; every kernel still runs the scan catalogue, the corpus and "
                          "the vectors (CI: about half the qemu time)")
+    ap.add_argument("--family", action="append", choices=list(FAMILIES), help="only this family (repeatable)")
+    ap.add_argument("-x", "--fail-fast", action="store_true",
+                    help="stop at the first failed family x kernel cell (conformance.mutants: minutes per fault "
+                         "under qemu instead of a quarter of an hour)")
     args = ap.parse_args(argv)
     coverage = "native" if args.emulator == "native" else f"emulated ({args.emulator})"
     report = dict(machine=platform.machine(), byteorder=sys.byteorder, emulator=args.emulator,
-                  kernels=_kernel_rows(coverage, args.quick))
+                  kernels=_kernel_rows(coverage, args.quick, args.family, args.fail_fast))
     for row in report["kernels"]:
         print(f"{row['family']:10} {row['kernel']:10} {row['coverage']:24} {row['result']:7} "
               f"{row['cases']} scan cases, {row['chunk_runs']} chunk runs, {row['vectors']} vectors {row['detail']}"

@@ -1,6 +1,6 @@
-"""Scan cases with arbitrary sparse masks (issue 12): the scan contract takes any u64 mask
+"""Scan cases with arbitrary masks (issue 12): the scan contract takes any u64 mask
 (spec 02 §4, 03 §5, 06 §7.2), not only the contiguous ones of the parameter rules, and a
-kernel's lane algebra may mishandle a mask bit it never sees set. Every mask here has
+kernel's lane algebra may mishandle a mask bit it never sees set. Every sparse mask here has
 bit 63 and bit 31 set (bit 31 only for the 32-bit legacy buzhash) plus random others.
 
 * ``sparse``: 2 to 12 bits, random spans up to MAX_SPAN bytes: frequent hits.
@@ -12,6 +12,9 @@ bit 63 and bit 31 set (bit 31 only for the 32-bit legacy buzhash) plus random ot
   48 bits, the widest the rules allow, hit at a chosen position through the start state: the
   hash at position j is linear in it (fastcdc: ``state * 2**(j+1) + h_j(0)``, spec 02 §4;
   buzhash: ``rotl(state, j+1) ^ h_j(0)``, spec 03 §5, 04 A).
+* ``lane-limits`` (fastcdc, buzhash64: the families with lane kernels): contiguous masks
+  whose top bit is below bit 63, planted at every lane of a block with bit 63 of the hash set
+  (see _lane_limits).
 
 Part of every scan family's catalogue (families._common_cases); cases stay within the
 model's span limit, so the reference kernel is compared with the model on each of them.
@@ -29,6 +32,10 @@ PLANTED_BITS = {64: (13, 16, 20, 24), 32: (8, 10, 12, 14)}
 """Set bits of the planted sparse masks, per state width: about half the bits of a hash are zero."""
 PLANTED_POSITIONS = (0, 1, 7, 8, 13, 15, 16, 21, 31, 40, 63, 100)
 WIDE_BITS = (32, 40, 47, 48)
+LIMIT_DROPS = (1, 2, 7)
+LIMIT_BITS = (13, 24)
+"""Top-bit distances below bit 63 and widths of the ``mask-lane-limits`` masks (fastcdc needs the
+mask's lowest bit above the planted position: 63 - 7 - 24 + 1 > 23)."""
 
 
 def _word(family: str) -> int:
@@ -77,13 +84,17 @@ def _rotl(x: int, k: int, word: int) -> int:
     return ((x << k) | (x >> (word - k))) & ((1 << word) - 1)
 
 
-def _planting_state(case, j: int, word: int) -> int | None:
-    """A start state whose hash at span position ``j`` has the mask's bits clear (see module doc), or None."""
+def _planting_state(case, j: int, word: int, target: int = 0) -> int | None:
+    """A start state whose hash at span position ``j`` is ``target`` (see module doc; fastcdc: only its
+    bits above j, the low j + 1 come from the data), or None."""
     if case.family == "fastcdc":
         h0 = _value_at(case._replace(state=0), j)
-        return None if h0 is None else ((-h0) & ((1 << word) - 1)) >> (j + 1)   # h_j = h0 mod 2**(j+1)
+        if h0 is None:
+            return None
+        low = (1 << (j + 1)) - 1
+        return (((target & ~low) | (h0 & low)) - h0) % (1 << word) >> (j + 1)     # h_j = h0 + state * 2**(j+1)
     h1 = _value_at(case._replace(state=1), j)       # state 0 would match on entry
-    return None if h1 is None else _rotl(h1 ^ _rotl(1, j, word), -j, word)      # h_j = 0
+    return None if h1 is None else _rotl(h1 ^ _rotl(1, j, word) ^ target, -j, word)
 
 
 def _planted(family: str, rng: random.Random, keys: list, make) -> list:
@@ -125,6 +136,34 @@ def _planted(family: str, rng: random.Random, keys: list, make) -> list:
     return out
 
 
+def _lane_limits(family: str, rng: random.Random, keys: list, make) -> list:
+    """``mask-lane-limits``: contiguous masks whose top bit is LIMIT_DROPS below bit 63, hit at every
+    lane of the second and third 8-byte block through the start state, with bit 63 of the hash
+    set there and random bits elsewhere (only the mask's bits clear). A lane test of the form
+    ``H <= ~(mask << shift)`` (neon) or ``H & (mask << shift) == 0`` taken with another lane's
+    shift then rejects the hit while the other lanes of the block are no candidates either; the
+    planted hashes of the other groups are 0 above the mask or have a high mask, which hides it."""
+    from conformance import families
+    from conformance.families import mask_of
+    fam = families.FAMILIES[family]
+    out = []
+    for drop in LIMIT_DROPS:
+        for width in LIMIT_BITS:
+            mask = mask_of(width, True) >> drop
+            for j in range(8, 24):
+                for _ in range(20):
+                    case = make("mask-lane-limits", rng.choice(keys), rng.randbytes(rng.randrange(j + 1, MAX_SPAN)),
+                                rng.randrange(64), 0, mask)
+                    state = _planting_state(case, j, 64, (rng.getrandbits(64) | 1 << 63) & ~mask)
+                    if state is None:
+                        continue
+                    case = case._replace(state=state)
+                    if fam.run(case, fam.reference)[0] == j:
+                        out.append(case)
+                        break
+    return out
+
+
 def cases(family: str, seed: int, make) -> list:
     """The sparse, planted and wide-planted mask cases of ``family`` (``make`` as in
     families._common_cases)."""
@@ -135,4 +174,5 @@ def cases(family: str, seed: int, make) -> list:
         for n in (rng.randrange(1, 64), rng.randrange(64, MAX_SPAN), 8 * rng.randrange(1, 60) + 1, MAX_SPAN):
             out.append(make("mask-sparse", rng.choice(keys), rng.randbytes(n), rng.randrange(64),
                             rng.getrandbits(64), sparse_mask(rng, bits, 64)))
-    return out + _planted(family, rng, keys, make)
+    out += _planted(family, rng, keys, make)
+    return out + (_lane_limits(family, rng, keys, make) if family in ("fastcdc", "buzhash64") else [])

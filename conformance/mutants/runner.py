@@ -26,7 +26,9 @@ errors stop the run before the first fault.
 Faults of the aarch64 and big-endian tiers (route aarch64 / s390x) exist
 only on those targets: the tree is cross-built and checked under qemu-user by
 ci/cross-run (the same run ``pytest --tiers all`` and ``python -m conformance
---tiers all`` make), so one verdict serves both columns.
+--tiers all`` make), so one verdict serves both columns: fail-fast, the
+mutated file's families first (``CROSS_ARGS``), then all of them; killed only
+by a failed cell, a crash or a hang, as for the main job.
 
 The original file is restored after each fault; a rebuild of the original
 reuses the cached objects.
@@ -273,20 +275,30 @@ class Runner:
         link = src / "ci" / "cross"
         if not link.exists():
             link.symlink_to(cache, target_is_directory=True)
-        env = dict(os.environ, PYTHON=self.tree.python)
-        try:
-            proc = subprocess.run(["ci/cross-run", arch], cwd=src, env=env, capture_output=True, text=True,
-                                  timeout=self.timeout)
-            rc, out = proc.returncode, proc.stdout + proc.stderr
-        except subprocess.TimeoutExpired:
-            rc, out = -1, "timeout"
-        if rc == 0:
-            v.pytest = v.main = "survived"
+        fams = families_of(m.file)
+        for extra in ([["--family", f] for f in fams] if fams else []) + [[]]:     # as _main_job
+            env = dict(os.environ, PYTHON=self.tree.python, CROSS_ARGS=" ".join(["--fail-fast", *extra]))
+            try:
+                proc = subprocess.run(["ci/cross-run", arch], cwd=src, env=env, capture_output=True, text=True,
+                                      timeout=self.timeout)
+                rc, out = proc.returncode, proc.stdout + proc.stderr
+            except subprocess.TimeoutExpired:
+                rc, out = None, "timeout (a hang)"
+            if rc == 0:
+                continue
+            label = f"ci/cross-run {arch} {' '.join(extra)}".rstrip()
+            bad = [line.split()[:2] for line in out.splitlines() if " failed " in line]
+            # only the checks' own verdict kills (a failed cell, a crash, a hang), as in main_job_verdict
+            crashed = rc is None or rc < 0 or rc > 128         # the script's exit status for a signal: 128 + N
+            if bad or crashed:
+                v.pytest = v.main = "killed"
+                v.pytest_by = v.main_by = f"{label}: " + (" ".join(bad[0]) if bad else out if rc is None else
+                                                          f"crashed, exit {rc}")
+            else:
+                v.pytest = v.main = "error"
+                v.pytest_by = v.main_by = f"{label}: exit {rc} without a failed cell:\n{_tail(out)}"
             return
-        bad = [line for line in out.splitlines() if " failed " in line]
-        by = f"ci/cross-run {arch}: " + (bad[0].split()[0] + " " + bad[0].split()[1] if bad else f"exit {rc}")
-        v.pytest = v.main = "killed"
-        v.pytest_by = v.main_by = by
+        v.pytest = v.main = "survived"
 
     def _cross_same_code(self, m: Mutant, arch: str) -> bool:
         """Compile the mutated file and the original with the cross compiler and compare."""

@@ -94,8 +94,9 @@ def test_all_zero_classification(family_kernel):       # every family (conftest 
 @pytest.mark.ours_only
 @pytest.mark.parametrize("family", scan_families())
 def test_mask_shapes_in_the_catalogue(family):
-    """Sparse masks with bit 31 (and 63 for 64-bit states) and planted wide-mask hits are in the
-    scan catalogue that test_scan_identity and the main job run; each planted hit lands where planted."""
+    """Sparse masks with bit 31 (and 63 for 64-bit states), planted wide-mask hits and, for the
+    families with lane kernels, masks below bit 63 hit at every lane are in the scan catalogue
+    that test_scan_identity and the main job run; each planted hit lands where planted."""
     fam = FAMILIES[family]
     cases = fam.cases(SEED)
     top = 31 if family == "buzhash" else 63
@@ -109,7 +110,13 @@ def test_mask_shapes_in_the_catalogue(family):
     assert {bin(c.mask).count("1") for c in planted} == set(want_bits)
     if family != "aes":
         assert {bin(c.mask).count("1") for c in wide} == ({32} if family == "buzhash" else set(mask_shapes.WIDE_BITS))
-    for c in planted + wide:
+    limits = [c for c in cases if c.group == "mask-lane-limits"]
+    if family in ("fastcdc", "buzhash64"):      # the families with lane kernels
+        drops = {63 - c.mask.bit_length() + 1 for c in limits}
+        assert drops == set(mask_shapes.LIMIT_DROPS) and len(limits) >= 2 * 16 * len(drops) * 9 // 10
+        hits = {fam.run(c, fam.reference)[0] for c in limits}
+        assert {j % 8 for j in hits} == set(range(8)) and min(hits) >= 8
+    for c in planted + wide + limits:
         assert fam.run(c, fam.reference)[0] >= 0 and fam.model(c) == fam.run(c, fam.reference), c.describe()
 
 
