@@ -302,11 +302,13 @@ class Runner:
 
     def _cross_same_code(self, m: Mutant, arch: str) -> bool:
         """Compile the mutated file and the original with the cross compiler and compare."""
-        root = REPO / "ci" / "cross" / CROSS_ARCH[arch] / "root" / "usr" / "include"
+        inc = REPO / "ci" / "cross" / CROSS_ARCH[arch] / "root" / "usr" / "include"
+        triplet = CROSS_CC[arch].removesuffix("-gcc")
         src = self.tree.src / m.file
         sources = [m.file] if m.file.endswith(".c") else \
             sorted(str(p.relative_to(self.tree.src)) for p in src.parent.glob("*.c"))
-        flags = ["-std=c11", "-O3", "-fPIC", "-idirafter", str(root), "-c"]
+        # the target's headers as ci/cross-run takes them (its multiarch dir holds opensslconf.h)
+        flags = ["-std=c11", "-O3", "-fPIC", "-idirafter", str(inc / triplet), "-idirafter", str(inc), "-c"]
         mutated = src.read_text()
         objs = {}
         for label, text in (("mut", mutated), ("orig", mutated.replace(m.replace, m.find, 1) if m.replace else None)):
@@ -322,7 +324,7 @@ class Runner:
                     raise BuildError(f"{CROSS_CC[arch]} {s}: {proc.stderr[-2000:]}")
                 objs[label, s] = out
         src.write_text(mutated)
-        objcopy = CROSS_CC[arch].replace("-gcc", "-objcopy")     # the host objcopy cannot read them
+        objcopy = f"{triplet}-objcopy"      # the host objcopy cannot read them
         return all(same_code(objs["mut", s], objs["orig", s], self.scratch, objcopy) for s in sources)
 
 
