@@ -305,8 +305,7 @@ class Runner:
         inc = REPO / "ci" / "cross" / CROSS_ARCH[arch] / "root" / "usr" / "include"
         triplet = CROSS_CC[arch].removesuffix("-gcc")
         src = self.tree.src / m.file
-        sources = [m.file] if m.file.endswith(".c") else \
-            sorted(str(p.relative_to(self.tree.src)) for p in src.parent.glob("*.c"))
+        sources = [m.file] if m.file.endswith(".c") else _includers(self.tree.src, m.file)
         # the target's headers as ci/cross-run takes them (its multiarch dir holds opensslconf.h)
         flags = ["-std=c11", "-O3", "-fPIC", "-idirafter", str(inc / triplet), "-idirafter", str(inc), "-c"]
         mutated = src.read_text()
@@ -326,6 +325,20 @@ class Runner:
         src.write_text(mutated)
         objcopy = f"{triplet}-objcopy"      # the host objcopy cannot read them
         return all(same_code(objs["mut", s], objs["orig", s], self.scratch, objcopy) for s in sources)
+
+
+def _includers(src: Path, header: str) -> list[str]:
+    """The C files under chunkers/csrc that include ``header`` directly or through other headers
+    (by file name: the sources include with relative paths), relative to ``src``."""
+    csrc = src / "chunkers" / "csrc"
+    names, files = {Path(header).name}, sorted(csrc.rglob("*.[ch]"))
+    while True:
+        more = {f.name for f in files if f.suffix == ".h" and any(f'{n}"' in f.read_text() for n in names)} - names
+        if not more:
+            break
+        names |= more
+    return [str(f.relative_to(src)) for f in files
+            if f.suffix == ".c" and any(f'{n}"' in f.read_text() for n in names)]
 
 
 def _tail(out: str) -> str:

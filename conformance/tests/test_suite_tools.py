@@ -14,7 +14,7 @@ from conformance import builds, coverage
 from conformance.buildtree import BuildError
 from conformance.mutants import catalogue, compare
 from conformance.mutants.__main__ import main as mutants_main, table
-from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, as_dict, families_of,
+from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, _includers, as_dict, families_of,
                                         main_job_verdict, ordered_test_files, pytest_verdict, same_code, selection_of)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -181,3 +181,11 @@ def test_an_object_objcopy_cannot_read_is_a_build_error_not_a_traceback(tmp_path
     junk.write_bytes(b"not an object")
     with pytest.raises(BuildError, match="objcopy"):
         same_code(junk, junk, tmp_path)
+
+
+def test_a_cross_header_fault_compiles_every_file_that_includes_the_header():
+    """be-le64 (csprng.h) changes the Gear and buzhash64 tables in subdirectories: comparing only
+    the header's own directory called it equivalent."""
+    got = _includers(REPO, "chunkers/csrc/csprng.h")
+    assert {"chunkers/csrc/fastcdc/table.c", "chunkers/csrc/buzhash64/table.c", "chunkers/csrc/csprng.c"} <= set(got)
+    assert "chunkers/csrc/driver.c" not in got
