@@ -86,14 +86,16 @@ def evp_failure_mismatches(kernel: str) -> list[Mismatch]:
         ctx = AESContext(name, bytes(32))
         want = ctx.scan(data, 64, 900, 0, 0xFF, kernel)
         ctx._break_evp()
-        what, repro = f"aes/{kernel} with a failing OpenSSL", f"{name} key=Z scan(Random(5) 1000 bytes, 64, 900, 0, 0xff)"
+        what = f"aes/{kernel} with a failing OpenSSL"
+        repro = f"{name} key=Z scan(Random(5) 1000 bytes, 64, 900, 0, 0xff)"
         if kernel != "evp":
             got = ctx.scan(data, 64, 900, 0, 0xFF, kernel)
             if got != want:
                 out.append(Mismatch(what, repro, want, got))
             continue
         expected = f"RuntimeError('{name}: OpenSSL EVP encryption failed')"
-        for call, run in (("scan", lambda: ctx.scan(data, 64, 900, 0, 0xFF, kernel)), ("encrypt(0)", lambda: ctx.encrypt(0))):
+        calls = (("scan", lambda: ctx.scan(data, 64, 900, 0, 0xFF, kernel)), ("encrypt(0)", lambda: ctx.encrypt(0)))
+        for call, run in calls:
             try:
                 got = run()
             except RuntimeError as e:

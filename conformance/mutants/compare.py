@@ -70,6 +70,6 @@ def report(runs: dict, need: int = 2) -> tuple[list[str], bool]:
         lines.append(f"{m.id:24} {m.tier:11} {state:10} runs {len(vs)}: "
                      f"{', '.join('/'.join(p) for p in pairs) or '-'}{by}")
     lines.append("")
-    lines.append(f"{len(CATALOGUE)} faults: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v)
-                 + f"; {'every counted fault killed by both in ' + str(need) + '+ runs that agree' if done else 'not done'}")
+    verdict = f"every counted fault killed by both in {need}+ runs that agree" if done else "not done"
+    lines.append(f"{len(CATALOGUE)} faults: " + ", ".join(f"{k} {v}" for k, v in counts.items() if v) + f"; {verdict}")
     return lines, done
