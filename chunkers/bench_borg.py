@@ -99,12 +99,21 @@ def _make_borg(klass, name, var, kernel):
         return klass(*_borg_args(name))
 
 
+def family_of(name: str) -> str:
+    """The kernel family of chunker ``name`` (the three AES chunkers share ``aes``)."""
+    return "aes" if name.endswith("-aes") else name
+
+
+def chunkers_of(families) -> list[str] | None:
+    """The chunker names of ``families`` (``bench --family``), in CHUNKERS order; None for all."""
+    return [n for n in CHUNKERS if family_of(n) in families] if families else None
+
+
 def our_chunkers(name: str) -> list:
     """[(kernel, make)] of our runnable kernels for chunker ``name``."""
     params = CHUNKERS[name][0]
-    family = "aes" if name.endswith("-aes") else name
     return [(k.kernel, lambda k=k.kernel: chunkers.make_chunker(params, kernel=k))
-            for k in chunkers.kernels() if k.family == family and k.runs]
+            for k in chunkers.kernels() if k.family == family_of(name) and k.runs]
 
 
 def _consume_ours(chunker, feed, data, f):

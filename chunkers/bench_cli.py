@@ -24,10 +24,10 @@ def against_borg(args) -> int:
         raise UsageError(str(e)) from None
     console = _console(args.json)
     with console.status("benchmark") as status:
-        rows = bench_borg.measure(args.size << 20, args.repeat, args.seed,
+        rows = bench_borg.measure(args.size << 20, args.repeat, args.seed, bench_borg.chunkers_of(args.family),
                                   progress=lambda s: status.update(f"running {s}"))
         scan = [] if args.no_scan else bench_borg.scan_vs_sequential(
-            bench.measure(args.size << 20, args.seed, args.repeat, None, True,
+            bench.measure(args.size << 20, args.seed, args.repeat, args.family, True,
                           progress=lambda s: status.update(f"running {s}")))
     ratio = bench_borg.ratios(rows)
     if args.json:

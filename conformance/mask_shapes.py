@@ -123,17 +123,25 @@ def _planted(family: str, rng: random.Random, keys: list, make) -> list:
         for j in PLANTED_POSITIONS:
             if family == "fastcdc" and j + 1 > 64 - width:
                 continue            # the state reaches only the bits above j
-            for _ in range(20):
-                case = make("mask-wide-planted", rng.choice(keys), rng.randbytes(rng.randrange(j + 1, MAX_SPAN)),
-                            rng.randrange(64), 0, 1)
-                state = _planting_state(case, j, word)
-                if state is None:
-                    continue
-                case = case._replace(state=state, mask=mask)
-                if fam.run(case, fam.reference)[0] == j:
-                    out.append(case)
-                    break
+            out += _state_planted(fam, "mask-wide-planted", rng, keys, make, mask, j, word, lambda: 0)
     return out
+
+
+def _state_planted(fam, group: str, rng: random.Random, keys: list, make, mask: int, j: int, word: int,
+                   target) -> list:
+    """[case] of ``group`` with ``mask`` whose hash at span position ``j`` is ``target()`` (a fresh
+    value per try) through its start state, so the reference kernel's first hit is at ``j``;
+    [] when 20 tries find none."""
+    for _ in range(20):
+        case = make(group, rng.choice(keys), rng.randbytes(rng.randrange(j + 1, MAX_SPAN)), rng.randrange(64), 0,
+                    mask)
+        state = _planting_state(case, j, word, target())
+        if state is None:
+            continue
+        case = case._replace(state=state)
+        if fam.run(case, fam.reference)[0] == j:
+            return [case]
+    return []
 
 
 def _lane_limits(family: str, rng: random.Random, keys: list, make) -> list:
@@ -151,16 +159,8 @@ def _lane_limits(family: str, rng: random.Random, keys: list, make) -> list:
         for width in LIMIT_BITS:
             mask = mask_of(width, True) >> drop
             for j in range(8, 24):
-                for _ in range(20):
-                    case = make("mask-lane-limits", rng.choice(keys), rng.randbytes(rng.randrange(j + 1, MAX_SPAN)),
-                                rng.randrange(64), 0, mask)
-                    state = _planting_state(case, j, 64, (rng.getrandbits(64) | 1 << 63) & ~mask)
-                    if state is None:
-                        continue
-                    case = case._replace(state=state)
-                    if fam.run(case, fam.reference)[0] == j:
-                        out.append(case)
-                        break
+                out += _state_planted(fam, "mask-lane-limits", rng, keys, make, mask, j, 64,
+                                      lambda: (rng.getrandbits(64) | 1 << 63) & ~mask)
     return out
 
 

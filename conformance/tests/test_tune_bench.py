@@ -87,3 +87,24 @@ def test_against_borg_without_borg_is_a_usage_error(monkeypatch, capsys):
     monkeypatch.setattr(bench_borg, "borg_module", missing)
     assert cli.main(["bench", "--against", "borg", "--size", "1"]) == 2
     assert "needs borg" in capsys.readouterr().err
+
+
+def test_against_borg_runs_only_the_chosen_families(monkeypatch, capsys):
+    """`bench --against borg --family aes --family fixed`: the three AES chunkers and fixed on
+    both sides, and the scan mode of those families only (it ran every chunker before)."""
+    from chunkers import bench
+    seen = {}
+
+    def borg_measure(size, rounds, seed, names=None, progress=None):
+        seen["names"] = names
+        return []
+
+    def scan_measure(size, seed, repeat, families=None, scan=True, progress=None):
+        seen["families"] = families
+        return []
+    monkeypatch.setattr(bench_borg, "borg_module", lambda: None)
+    monkeypatch.setattr(bench_borg, "measure", borg_measure)
+    monkeypatch.setattr(bench, "measure", scan_measure)
+    assert cli.main(["bench", "--against", "borg", "--size", "1", "--family", "aes", "--family", "fixed"]) == 0
+    assert seen == {"names": ["rabin-aes", "goldilocks-aes", "toeplitz-aes", "fixed"], "families": ["aes", "fixed"]}
+    assert bench_borg.chunkers_of(None) is None
