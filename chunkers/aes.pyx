@@ -6,7 +6,8 @@ a low-bit cut test on the ciphertext, on the window-less driver. One kernel
 selector serves all three (``kernel=`` or $CHUNKERS_AES_KERNEL): ``vaes``
 (AVX-512F + VAES), ``vaes256`` (VEX 256-bit VAES + AVX2, for CPUs without
 AVX-512), ``aes-ni`` (x86-64), ``aes-arm64`` (aarch64) and ``evp`` (portable,
-OpenSSL); see csrc/aes/.
+OpenSSL), and the segment-parallel ``-seg`` forms of the hardware paths (issue
+13); see csrc/aes/.
 
 :class:`AESContext` is one instance's key material; besides backing the
 chunkers it gives tests the tables, the round keys, digests, cut values,

@@ -43,7 +43,8 @@ ALL_KERNELS = {
                   "scalar": PORTABLE},
     "buzhash": {"seg4": PORTABLE, "single": PORTABLE},
     "fixed": {"single": PORTABLE},
-    "aes": {"vaes-seg": "x86-64", "vaes256-seg": "x86-64", "aes-ni-seg": "x86-64", "vaes": "x86-64", "vaes256": "x86-64", "aes-ni": "x86-64", "aes-arm64": "aarch64", "evp": PORTABLE},
+    "aes": {"vaes-seg": "x86-64", "vaes256-seg": "x86-64", "aes-ni-seg": "x86-64", "vaes": "x86-64", "vaes256": "x86-64",
+            "aes-ni": "x86-64", "aes-arm64-seg": "aarch64", "aes-arm64": "aarch64", "evp": PORTABLE},
 }
 """family -> kernel -> the target it needs (spec 01 §11.2, 06 §8.4), over all build targets."""
 

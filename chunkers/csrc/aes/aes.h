@@ -57,6 +57,7 @@ int64_t aes_scan_vaes_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t
 #endif
 #if CK_AARCH64
 int64_t aes_scan_arm64(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
+int64_t aes_scan_arm64_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
 #endif
 
 /* Built only with compilers that have the intrinsics (06 §8.4); otherwise the

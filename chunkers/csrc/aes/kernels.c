@@ -23,8 +23,10 @@ const ck_kernel aes_kernels[] = {
 #endif
 #if CK_AARCH64
 #if AES_HAVE_ARM64
+    {"aes-arm64-seg", (ck_fn)aes_scan_arm64_seg, CK_CPU_ARM_AES},
     {"aes-arm64", (ck_fn)aes_scan_arm64, CK_CPU_ARM_AES},
 #else
+    {"aes-arm64-seg", NULL, CK_CPU_ARM_AES},
     {"aes-arm64", NULL, CK_CPU_ARM_AES},
 #endif
 #endif
