@@ -132,10 +132,10 @@ def measure(size: int = 64 << 20, seed: int = 0, repeat: int = 3, families=None,
 
 def run(size: int, seed: int, repeat: int, families, scan: bool, as_json: bool) -> list[dict]:
     """Measure with a progress display and print the table (or JSON)."""
-    from rich.console import Console
     from rich.table import Table
 
-    console = Console(stderr=as_json)
+    from chunkers.console import PipeConsole
+    console = PipeConsole(stderr=as_json)
     with console.status("benchmark") as status:
         rows = measure(size, seed, repeat, families, scan, progress=lambda s: status.update(f"running {s}"))
     if as_json:

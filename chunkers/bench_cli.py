@@ -7,8 +7,8 @@ import json
 
 
 def _console(as_json: bool):
-    from rich.console import Console
-    return Console(stderr=as_json)
+    from chunkers.console import PipeConsole
+    return PipeConsole(stderr=as_json)
 
 
 def against_borg(args) -> int:
@@ -60,9 +60,12 @@ def against_borg(args) -> int:
 
 def cmd_tune(args) -> int:
     from chunkers import defaults
-    from chunkers.cli import UsageError
+    from chunkers.cli import UsageError, check_memory, unwritable
     if args.size < 1 or args.rounds < 1:
         raise UsageError(f"tune needs --size >= 1 and --rounds >= 1, got {args.size} and {args.rounds}")
+    check_memory("tune", args.size, 2)
+    if unwritable(args.out):         # before the measuring, not after it
+        raise UsageError(f"--out: cannot write {args.out} ({unwritable(args.out)})")
     console = _console(args.json)
     with console.status("tune") as status:
         mb_s = defaults.measure(args.size << 20, args.rounds, progress=lambda s: status.update(f"measuring, {s}"))

@@ -1,8 +1,9 @@
-"""Command line: python -m chunkers {cut,kernels,bench}.
+"""Command line: python -m chunkers {cut,kernels,bench,tune}.
 
 cut prints one line per chunk as it is cut (size, or offset, size, all-zero
 flag and SHA-256 as CSV or JSON lines), kernels the kernel inventory, bench
-the throughput of every kernel that runs here. Exit status: 0 success, 1
+the throughput of every kernel that runs here, tune a defaults file of this
+machine's fastest kernels. Exit status: 0 success, 1
 runtime failure (unreadable file, ...), 2 usage error (bad parameters, key or
 kernel name), 130 interrupted, 141 standard output closed (see clihelp).
 """
@@ -10,9 +11,12 @@ kernel name), 130 interrupted, 141 standard output closed (see clihelp).
 from __future__ import annotations
 
 import argparse
+import csv
 import hashlib
+import io
 import json
 import os
+import stat
 import sys
 
 import chunkers
@@ -69,13 +73,17 @@ def _line(fmt: str, name: str | None, offset: int, chunk) -> str:
     if fmt == "sizes":
         return f"{name}: {chunk.size}\n" if name is not None else f"{chunk.size}\n"
     digest = hashlib.sha256(chunk.tobytes()).hexdigest()
-    if fmt == "csv":
-        return f"{name or ''},{offset},{chunk.size},{int(chunk.all_zero)},{digest}\n"
+    if fmt == "csv":            # the csv module quotes a file name holding a comma, quote or newline
+        row = io.StringIO()
+        csv.writer(row, lineterminator="\n").writerow([name or "", offset, chunk.size, int(chunk.all_zero), digest])
+        return row.getvalue()
     return json.dumps({"file": name, "offset": offset, "size": chunk.size, "all_zero": chunk.all_zero,
                        "sha256": digest}) + "\n"
 
 
 def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
+    """Cut one file (``-``: standard input), printing as it goes; OSError when a regular file's size
+    changed while it was read (the cuts printed so far describe neither version of it)."""
     if path == "-":
         if sys.stdin is None:
             raise UsageError("standard input is closed")
@@ -83,14 +91,40 @@ def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
     else:
         f = open(path, "rb")
     with f:
+        st, start = os.fstat(f.fileno()), _position(f)
+        total = 0
         if args.json:           # one object per file: the sizes cannot be streamed inside it
             sizes = [c.size for c in chunker.chunkify(f)]
+            _check_size(path, f, st, start + sum(sizes))
             print(json.dumps({"chunker": chunker.name, "kernel": chunker.kernel, "params": list(params),
                               **({"file": path} if name is not None else {}), "sizes": sizes}), flush=True)
             return
         for offset, chunk in _rows(chunker, f):      # each line as soon as its chunk is cut
             sys.stdout.write(_line(args.format, name, offset, chunk))
             sys.stdout.flush()
+            total = offset + chunk.size
+        _check_size(path, f, st, start + total)
+
+
+def _position(f) -> int:
+    """The file offset of ``f`` where reading starts (standard input may be a file read from the middle);
+    0 where it has none (a pipe)."""
+    try:
+        return os.lseek(f.fileno(), 0, os.SEEK_CUR)
+    except OSError:
+        return 0
+
+
+def _check_size(path: str, f, st: os.stat_result, end: int) -> None:
+    """OSError when the regular file ``f`` (``st``: its stat when opened) changed size while it was
+    read, or reading stopped at offset ``end`` short of its size. A size that stays 0 while bytes
+    come (/proc files) is no change."""
+    if not stat.S_ISREG(st.st_mode):
+        return
+    now = os.fstat(f.fileno()).st_size
+    if now != st.st_size or end < st.st_size:
+        raise OSError(f"{path}: changed size while it was read ({st.st_size} bytes when opened, {now} at the "
+                      f"end, read up to {end}): its cuts are not those of any one version of the file")
 
 
 def cmd_cut(args) -> int:
@@ -100,6 +134,8 @@ def cmd_cut(args) -> int:
         raise UsageError(str(e)) from None
     if args.json and args.format != "sizes":
         raise UsageError("--json and --format are alternatives: use --format jsonl for one object per chunk")
+    if args.files.count("-") > 1:
+        raise UsageError("- (standard input) can be named only once: it is read to its end")
     several = len(args.files) > 1
     if args.format == "csv":
         sys.stdout.write("file,offset,size,all_zero,sha256\n")
@@ -109,21 +145,57 @@ def cmd_cut(args) -> int:
 
 
 def cmd_kernels(args) -> int:
+    for family in registry.families():     # a bad CHUNKERS_*_KERNEL value: exit 2 saying so, not a clean list
+        registry.resolve(family)
     rows = chunkers.kernels()
     if args.json:
         print(json.dumps([r._asdict() for r in rows], indent=2))
         return 0
+    width = max(len(r.kernel) for r in rows)
     for r in rows:
         # without the suite loaded no emulator is registered: say where coverage is reported
         check = r.coverage if registry.emulators() else "see python -m conformance.tiers"
         status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {check}"
-        print(f"{r.family:<10} {r.kernel:<10} {'default' if r.default else '':<8} {status}")
+        print(f"{r.family:<10} {r.kernel:<{width}} {'default' if r.default else '':<8} {status}")
     return 0
+
+
+def unwritable(path: str) -> str | None:
+    """Why ``path`` cannot be written as a file (checked before a long run, not after it), or None."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "a directory"
+    if os.path.exists(path):
+        return None if os.access(path, os.W_OK) else "no write permission"
+    return None if os.path.isdir(folder) and os.access(folder, os.W_OK) else "its folder cannot be written"
+
+
+def memory_available() -> int | None:
+    """Bytes of memory available to a new allocation (Linux: MemAvailable of /proc/meminfo), or None
+    where that is not known (then nothing is checked)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def check_memory(command: str, mib: int, copies: int) -> None:
+    """UsageError when ``copies`` x ``mib`` MiB (a benchmark's data and its copies) exceed the memory
+    available here: with overcommit, a MemoryError never comes and the kernel kills the process."""
+    avail = memory_available()
+    if avail is not None and copies * (mib << 20) > avail:
+        raise UsageError(f"{command} --size {mib} needs about {copies * mib} MiB of memory; "
+                         f"{avail >> 20} MiB are available here")
 
 
 def cmd_bench(args) -> int:
     if args.size < 1 or args.repeat < 1:
         raise UsageError(f"bench needs --size >= 1 and --repeat >= 1, got {args.size} and {args.repeat}")
+    check_memory("bench", args.size, 3 if args.against else 2)   # data, its file (/dev/shm) or copy
     if args.against:
         from chunkers import bench_cli
         return bench_cli.against_borg(args)

@@ -13,7 +13,10 @@ Selection (chunkers.registry.default) uses the file only when the environment
 variable CHUNKERS_DEFAULTS names it (or the CLI's ``--defaults FILE`` sets
 that); there is no silent run-time guess. A named kernel (``kernel=`` or the
 family's variable) still wins over the file. The file must come from this
-machine kind: a default that cannot run here or a malformed file is an error (ValueError with the path and the reason), never ignored.
+machine kind: a malformed file, a family without a choice of kernels, or a
+default that cannot run here (for any family, not only the one in use) is an
+error when the file is loaded (ValueError with the path and the reason), never
+ignored.
 """
 
 from __future__ import annotations
@@ -87,7 +90,8 @@ def write(path: str, doc: dict) -> None:
 
 
 def load(path: str) -> dict:
-    """family -> kernel from a defaults file; ValueError (with the path) if it is unreadable or malformed."""
+    """family -> kernel from a defaults file; ValueError (with the path) if it is unreadable or malformed,
+    names a family outside TUNE_PARAMS or, for any family, a kernel that cannot run here."""
     try:
         with open(path) as f:
             doc = json.load(f)
@@ -97,6 +101,14 @@ def load(path: str) -> dict:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(defaults, dict) or \
             not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
         raise ValueError(f"{ENV}={path!r}: not a {FORMAT} file (write one with `python -m chunkers tune`)")
+    from chunkers import registry
+    for family, kernel in defaults.items():     # every entry, not only the family in use: a typo must not pass
+        if family not in TUNE_PARAMS:
+            raise ValueError(f"{ENV}={path!r}: {family!r} is not a family with a choice of kernels "
+                             f"({', '.join(TUNE_PARAMS)})")
+        reason = registry.why_not(family, kernel)
+        if reason is not None:
+            raise ValueError(f"{ENV}={path!r}: the {family} default {kernel!r}: {reason}")
     return defaults
 
 

@@ -121,11 +121,8 @@ def default(family: str) -> str:
     named by CHUNKERS_DEFAULTS sets (chunkers.defaults; ValueError if it cannot run here)."""
     fam = _family(family)
     from chunkers import defaults as measured
-    name = measured.requested(family)
+    name = measured.requested(family)     # checked by measured.load: it runs here
     if name is not None:
-        reason = why_not(family, name)
-        if reason is not None:
-            raise ValueError(f"{measured.ENV}: the {family} default {name!r}: {reason}")
         return name
     for name in fam.defaults.get(_machine(), fam.defaults["*"]) + ("scalar",):
         if why_not(family, name) is None:

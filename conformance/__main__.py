@@ -23,6 +23,7 @@ import faulthandler
 import os
 import sys
 
+from chunkers.cli import unwritable
 from conformance.families import FAMILIES
 from conformance.job import run
 from conformance.realfiles import check_path
@@ -46,6 +47,26 @@ def _bytes(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return n
+
+
+def _unused_options(args) -> str | None:
+    """An option given where it would have no effect (never silently ignored), or None."""
+    if args.builds:
+        given = [name for name, value, default in (
+            ("paths", args.paths, []), ("--report", args.report, None), ("--tiers", args.tiers, "native"),
+            ("--impl", args.impl, "ours"), ("--max-bytes", args.max_bytes, None), ("--sample", args.sample, None),
+            ("--jobs", args.jobs, 1), ("--fail-fast", args.fail_fast, False),
+            ("--allow-missing", args.allow_missing, False)) if value != default]
+        if given:
+            return (f"--builds runs each build's job on the built-in corpus (--seed, --corpus-size, --family); "
+                    f"it does not take {', '.join(given)}")
+    if args.allow_missing and args.impl == "ours":
+        return "--allow-missing applies only with --impl (another implementation that may be missing)"
+    if args.tiers != "native" and args.impl != "ours":
+        return "--tiers lists our kernels on other targets; with --impl the job checks that implementation only"
+    if (args.sample or args.max_bytes) and not args.paths:
+        return "--sample and --max-bytes choose among real files: give the paths"
+    return None
 
 
 def main(argv=None) -> int:
@@ -78,10 +99,16 @@ def main(argv=None) -> int:
         problem = check_path(path)
         if problem:
             p.error(problem)
-    if args.report and not os.access(os.path.dirname(os.path.abspath(args.report)), os.W_OK):
-        p.error(f"--report: cannot write into the folder of {args.report}")
+    why = args.report and unwritable(args.report)
+    problem = f"--report: cannot write {args.report} ({why})" if why else _unused_options(args)
+    if problem:
+        p.error(problem)
     if args.builds:
         from conformance import builds
+        try:
+            builds.parse_builds(args.builds)
+        except ValueError as e:
+            p.error(f"--builds: {e}")
         return builds.run(args.builds, seed=args.seed, corpus_size=args.corpus_size, families=args.family)
     return run(args.paths, seed=args.seed, corpus_size=args.corpus_size, report=args.report,
                families=args.family, tier_choice=args.tiers, impl=args.impl, allow_missing=args.allow_missing,

@@ -53,13 +53,13 @@ def scan_note(impl: impls.Implementation) -> str:
     return f"not available ({impl.name} has no scan API)"
 
 
-def kernel_differences(impl: impls.Implementation) -> list[tuple[str, list[str], list[str]]]:
-    """``(family, only impl, only ours)`` kernel names for every family where the two lists differ
-    (families one side lacks entirely included). Names come from ``kernels(family)`` of both sides,
-    runnable here or not."""
+def kernel_differences(impl: impls.Implementation, families=None) -> list[tuple[str, list[str], list[str]]]:
+    """``(family, only impl, only ours)`` kernel names for every family (of ``families``; None: all)
+    where the two lists differ (families one side lacks entirely included). Names come from
+    ``kernels(family)`` of both sides, runnable here or not."""
     ours = impls.Ours()
     out = []
-    for family in FAMILIES:
+    for family in families or FAMILIES:
         theirs = [k for k, _ in impl.kernels(family)]
         mine = [k for k, _ in ours.kernels(family)]
         only_theirs, only_mine = [k for k in theirs if k not in mine], [k for k in mine if k not in theirs]

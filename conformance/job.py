@@ -386,8 +386,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
     unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the
     signal number after SIGINT / SIGTERM, once the partial matrix and report are written."""
-    from rich.console import Console
-    console = Console(width=None if Console().is_terminal else 150)
+    from chunkers.console import PipeConsole
+    console = PipeConsole(width=None if PipeConsole().is_terminal else 150, finish=True)  # closed stdout: verdict
     try:
         implementation = impls.get(impl)
     except (ValueError, ImportError, AttributeError) as e:
@@ -430,7 +430,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         ran = [c for c in cells if c.levels]
         console.print(f"{len(ran)} family x kernel cells ran against {implementation.name} "
                       f"({implementation.calls} calls); levels per cell in the note column", highlight=False)
-        for line in audit.format_differences(implementation, audit.kernel_differences(implementation)):
+        for line in audit.format_differences(implementation, audit.kernel_differences(implementation, families)):
             console.print(line, markup=False, highlight=False)
     tier_rows = []
     stopped = fail_fast and any(c.status == "failed" for c in cells)

@@ -1,6 +1,8 @@
 """The command line (python -m chunkers): cut, kernels, bench; errors and exit codes."""
 
+import hashlib
 import json
+import os
 import subprocess
 import sys
 
@@ -72,6 +74,13 @@ def test_kernels_inventory(capsys):
     assert "scalar" in capsys.readouterr().out
 
 
+def test_kernels_with_a_bad_kernel_variable_is_a_usage_error(capsys, monkeypatch):
+    """The inventory would otherwise look fine while every fastcdc chunker fails to construct."""
+    monkeypatch.setenv("CHUNKERS_FASTCDC_KERNEL", "bogus")
+    assert main(["kernels"]) == 2
+    assert "CHUNKERS_FASTCDC_KERNEL='bogus': not a kernel of this build" in capsys.readouterr().err
+
+
 def test_bench_small(capsys):
     assert main(["bench", "--size", "1", "--repeat", "1", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
@@ -98,3 +107,74 @@ def test_bench_usage_errors(capsys, args):
     """Found by fuzz/params_parse: a negative size was a ValueError traceback."""
     assert main(["bench", *args]) == 2
     assert capsys.readouterr().err.startswith("error: bench needs --size >= 1")
+
+
+def test_bench_and_tune_larger_than_memory_are_usage_errors(capsys, monkeypatch, tmp_path):
+    """With overcommit a MemoryError never comes: `bench --size 100000000` was killed by the kernel
+    (exit 137) after eating the machine's memory. The need is checked against MemAvailable first."""
+    from chunkers import cli
+    assert cli.memory_available() is None or cli.memory_available() > 0
+    monkeypatch.setattr(cli, "memory_available", lambda: 100 << 20)
+    assert main(["bench", "--size", "60", "--family", "fixed"]) == 2
+    assert "bench --size 60 needs about 120 MiB of memory; 100 MiB are available here" in capsys.readouterr().err
+    assert main(["tune", "--size", "60", "--out", str(tmp_path / "d.json")]) == 2
+    assert "tune --size 60 needs about 120 MiB" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("out, why", [("{tmp}", "a directory"), ("{tmp}/none/d.json", "its folder cannot be written")])
+def test_tune_out_is_checked_before_measuring(capsys, monkeypatch, tmp_path, out, why):
+    from chunkers import defaults
+    monkeypatch.setattr(defaults, "measure", lambda *a, **k: pytest.fail("measured before checking --out"))
+    assert main(["tune", "--size", "1", "--out", out.format(tmp=tmp_path)]) == 2
+    assert f"({why})" in capsys.readouterr().err
+
+
+def test_cut_reads_standard_input_once(capsys):
+    assert main(["cut", "--params", "fixed,64", "-", "-"]) == 2
+    assert "- (standard input) can be named only once" in capsys.readouterr().err
+
+
+def test_cut_csv_quotes_file_names(tmp_path, capsys):
+    """A comma or newline in a file name must not add fields or rows (it did: the name was pasted in)."""
+    import csv
+    import io
+    path = tmp_path / 'a,b\n"c'
+    path.write_bytes(b"x" * 100)
+    assert main(["cut", "--params", "fixed,64", "--format", "csv", str(path)]) == 0
+    rows = list(csv.reader(io.StringIO(capsys.readouterr().out)))
+    assert rows[1:] == [[str(path), "0", "64", "0", hashlib.sha256(b"x" * 64).hexdigest()],
+                        [str(path), "64", "36", "0", hashlib.sha256(b"x" * 36).hexdigest()]]
+
+
+def test_cut_of_a_file_that_shrinks_while_read_is_an_error(tmp_path):
+    """The file is cut to 1000 bytes once the first line is out; the CLI blocks on the full pipe
+    long before it reaches the end, so it meets the early end: exit 1 with one line, never exit 0
+    with the cuts of a file that is neither the old one nor the new one."""
+    path = tmp_path / "big"
+    with open(path, "wb") as f:
+        f.truncate(256 << 20)
+    proc = subprocess.Popen([sys.executable, "-m", "chunkers", "cut", "--params", "fixed,4096", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    os.truncate(path, 1000)
+    proc.stdout.read()
+    err = proc.stderr.read().decode()
+    assert first == b"4096\n" and proc.wait() == 1, err
+    assert err.count("\n") == 1 and "changed size while it was read (268435456 bytes when opened, 1000 at the end" in err
+
+
+def test_cut_of_standard_input_from_the_middle_of_a_file(tmp_path):
+    """`cut -` on a file whose offset is not 0: the bytes from there on, and no size change."""
+    path = tmp_path / "f"
+    path.write_bytes(sha_ctr(5000))
+    with open(path, "rb") as f:
+        f.seek(1000)
+        r = subprocess.run([sys.executable, "-m", "chunkers", "cut", "--params", "fixed,1024", "-"], stdin=f,
+                           capture_output=True, text=True)
+    assert (r.returncode, r.stdout.split(), r.stderr) == (0, ["1024"] * 3 + ["928"], "")
+
+
+def test_cut_of_a_proc_file_is_no_size_change(capsys):
+    """/proc files report size 0 and still hold bytes: that is not a change of size."""
+    assert main(["cut", "--params", "fixed,64", "/proc/self/status"]) == 0
+    assert capsys.readouterr().out

@@ -86,12 +86,29 @@ def _closed_pipe_run(args):
 
 
 @pytest.mark.parametrize("args", [["kernels", "--json"], ["kernels"],
-                                  ["cut", "--params", "fixed,4096", "--format", "csv", "/dev/zero"]])
+                                  ["cut", "--params", "fixed,4096", "--format", "csv", "/dev/zero"],
+                                  ["bench", "--size", "1", "--repeat", "1", "--family", "fixed", "--no-scan"],
+                                  ["tune", "--size", "1", "--rounds", "1", "--out", os.devnull]])
 def test_a_closed_pipe_ends_quietly(args):
     """`| head -1` closing early: exit 141, nothing on stderr (no 'Broken pipe', no traceback).
     /dev/zero never ends, so cut must stream to notice the closed pipe at all."""
     status, err = _closed_pipe_run(args)
     assert (status, err) == (141, "")
+
+
+def test_the_main_job_with_a_closed_pipe_still_gives_its_verdict_and_report(tmp_path):
+    """The conformance job's tables go nowhere, but its exit status is still the verdict (0 here, not
+    rich's SystemExit(1), which reads as a mismatch) and the report is written."""
+    r, w = os.pipe()
+    os.close(r)
+    report = tmp_path / "r.json"
+    try:
+        proc = subprocess.run([sys.executable, "-m", "conformance", "--family", "fixed", "--corpus-size", "4096",
+                               "--report", str(report)], stdout=w, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    finally:
+        os.close(w)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert json.loads(report.read_text())["cells"]
 
 
 def test_cut_streams_before_the_input_ends():
@@ -114,8 +131,9 @@ def test_help_is_complete_plain_text(capsys):
         text = capsys.readouterr().out
         for needle in ("fastcdc,MIN,MAX,MASK,NC", "buzhash64,MIN,MAX,MASK,WINDOW,NC", "fixed,BLOCK[,HEADER]",
                        "rabin-aes,", "scalar", "blockwise", "vaes256", "aes-ni", "CHUNKERS_FASTCDC_KERNEL",
-                       "CHUNKERS_AES_KERNEL", "CHUNKERS_CPU_HIDE", "exit status", "141", "130"):
+                       "CHUNKERS_AES_KERNEL", "CHUNKERS_CPU_HIDE", "CHUNKERS_DEFAULTS", "exit status", "141", "130"):
             assert needle in text, (argv, needle)
+        assert argv != ["--help"] or "{cut,kernels,bench,tune}" in text
         assert "``" not in text and "[bold" not in text and "[/" not in text
 
 

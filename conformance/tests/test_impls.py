@@ -136,3 +136,11 @@ def test_pytest_impl_option():
     r = _run(run[:-2] + ["--allow-missing"], stub=False)
     assert r.returncode == 0 and "1 skipped" in r.stdout and "borg is not installed" in r.stdout, \
         r.stdout + r.stderr
+
+
+def test_kernel_differences_of_the_chosen_families_only():
+    """`--impl X --family fixed` listed the kernel differences of every family."""
+    from conformance import audit
+    diffs = audit.kernel_differences(impls.Model(), ["fixed", "aes"])
+    assert [f for f, _, _ in diffs] == ["fixed", "aes"] and diffs[0] == ("fixed", ["model"], ["single"])
+    assert len(audit.kernel_differences(impls.Model())) == len(audit.FAMILIES)

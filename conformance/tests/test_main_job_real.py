@@ -53,6 +53,27 @@ def test_new_options_are_checked(capsys, args, message):
     assert e.value.code == 2 and message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--report", "{tmp}"], "(a directory)"),
+    (["--report", "{tmp}/file/r.json"], "(its folder cannot be written)"),
+    (["--builds", "gcc-O2", "--impl", "borg", "--report", "{tmp}/r.json"], "does not take --report, --impl"),
+    (["--builds", "gcc-O2", "{tmp}"], "does not take paths"),
+    (["--builds", "bogus"], "--builds: bad build name 'bogus'"),
+    (["--allow-missing"], "--allow-missing applies only with --impl"),
+    (["--impl", "borg", "--tiers", "all"], "with --impl the job checks that implementation only"),
+    (["--sample", "3"], "give the paths"),
+    (["--max-bytes", "1M"], "give the paths"),
+])
+def test_options_without_effect_or_target_are_usage_errors(tmp_path, capsys, args, message):
+    """Checked before any work (exit 2, one line), never accepted and dropped: --builds ran our job
+    with --impl borg ignored, and --report DIR failed with a traceback after the whole run."""
+    (tmp_path / "file").write_bytes(b"x")
+    with pytest.raises(SystemExit) as e:
+        main([*QUICK, *(a.format(tmp=tmp_path) for a in args)])
+    err = capsys.readouterr().err
+    assert e.value.code == 2 and message in err.strip().splitlines()[-1], err
+
+
 def test_abstract_adapter_is_a_usage_error(capsys):
     assert main([*QUICK, "--impl", "conformance.impls:Implementation"]) == 2
     out = capsys.readouterr()

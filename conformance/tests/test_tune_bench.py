@@ -37,6 +37,9 @@ def test_defaults_file_is_honoured_only_when_named(tmp_path, monkeypatch):
     (json.dumps({"format": "other", "defaults": {}}), "not a chunkers-defaults/1 file"),
     (json.dumps({"format": defaults.FORMAT, "defaults": {"aes": 3}}), "not a chunkers-defaults/1 file"),
     (json.dumps({"format": defaults.FORMAT, "defaults": {"aes": "no-such-kernel"}}), "not a kernel"),
+    (json.dumps({"format": defaults.FORMAT, "defaults": {"fastcdx": "scalar"}}), "'fastcdx' is not a family"),
+    (json.dumps({"format": defaults.FORMAT, "defaults": {"fastcdc": "bogus"}}),     # checked for every family
+     "fastcdc default 'bogus': not a kernel"),
 ])
 def test_bad_defaults_file_is_an_error_not_ignored(tmp_path, monkeypatch, content, message):
     path = tmp_path / "d.json"
