@@ -7,7 +7,7 @@ from chunkers.buzhash import BuzHash
 from chunkers.buzhash64 import BuzHash64
 from chunkers.fastcdc import FastCDC
 from chunkers.fixed import Fixed
-from chunkers.params import ParamsError, parse_params
+from chunkers.params import ParamsError, parse_params, resolved
 
 ZERO_KEY = bytes(32)
 """The key used when none is given (spec 01 §10: no key object)."""
@@ -35,11 +35,8 @@ def make_chunker(params, *, key: bytes | None = None, seed: int | None = None, k
     (ValueError) for invalid or unsupported params and whatever the
     chunker's constructor raises.
     """
-    p = parse_params(params)
+    p = resolved(parse_params(params))
     algo = p[0]
-    if algo == "default":
-        p = ("fastcdc", 19, 23, 21, 2)
-        algo = "fastcdc"
     takes = credential(p)
     if key is not None and takes != "key":
         raise ParamsError(f"{algo} takes no key" + (" (it takes a seed)" if takes == "seed" else ""))

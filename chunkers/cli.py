@@ -22,7 +22,7 @@ import sys
 import chunkers
 from chunkers import bench as bench_mod, clihelp, registry
 from chunkers.api import credential
-from chunkers.params import parse_params
+from chunkers.params import parse_params, resolved
 
 
 FORMATS = ("sizes", "csv", "jsonl")
@@ -46,8 +46,8 @@ def _key(text: str | None) -> bytes | None:
 
 
 def _chunker(args):
-    params = parse_params(args.params)
-    name = "fastcdc" if params[0] == "default" else params[0]
+    params = resolved(parse_params(args.params))        # --json reports what `default` stands for
+    name = params[0]
     takes = credential(params)
     if args.key is not None and takes != "key":
         raise UsageError(f"--key: {name} takes no key" + (" (it takes --seed)" if takes == "seed" else ""))

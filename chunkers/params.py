@@ -164,6 +164,15 @@ def _named(name: str, check, *args) -> None:
         raise ParamsError(f"{name}: {e}") from None
 
 
+DEFAULT_PARAMS = ("fastcdc", 19, 23, 21, 2)
+"""What ``default`` stands for (spec 01 §4.2)."""
+
+
+def resolved(params: tuple) -> tuple:
+    """``params`` with ``("default",)`` replaced by DEFAULT_PARAMS."""
+    return DEFAULT_PARAMS if params == ("default",) else params
+
+
 def parse_params(s) -> tuple:
     """Parse borg's ``--chunker-params`` syntax (spec 01 §4.2) into a params tuple.
 

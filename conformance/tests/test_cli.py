@@ -178,3 +178,10 @@ def test_cut_of_a_proc_file_is_no_size_change(capsys):
     """/proc files report size 0 and still hold bytes: that is not a change of size."""
     assert main(["cut", "--params", "fixed,64", "/proc/self/status"]) == 0
     assert capsys.readouterr().out
+
+
+def test_cut_json_reports_what_default_stands_for(tmp_path, capsys):
+    path = tmp_path / "f"
+    path.write_bytes(b"")
+    assert main(["cut", "--params", "default", "--json", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["params"] == ["fastcdc", 19, 23, 21, 2]
