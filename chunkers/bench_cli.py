@@ -64,8 +64,9 @@ def cmd_tune(args) -> int:
     if args.size < 1 or args.rounds < 1:
         raise UsageError(f"tune needs --size >= 1 and --rounds >= 1, got {args.size} and {args.rounds}")
     check_memory("tune", args.size, 2)
-    if unwritable(args.out):         # before the measuring, not after it
-        raise UsageError(f"--out: cannot write {args.out} ({unwritable(args.out)})")
+    why = unwritable(args.out)        # before the measuring, not after it
+    if why:
+        raise UsageError(f"--out: cannot write {args.out} ({why})")
     console = _console(args.json)
     with console.status("tune") as status:
         mb_s = defaults.measure(args.size << 20, args.rounds, progress=lambda s: status.update(f"measuring, {s}"))

@@ -71,6 +71,25 @@ def _digest(*parts) -> str:
     return h.hexdigest()[:24]
 
 
+def includes(src: Path, source: str) -> list[Path]:
+    """The project headers ``source`` (relative to the tree ``src``) includes, directly or not
+    (``#include "..."`` looked up next to the including file, then under chunkers/; system headers
+    are not followed), as resolved paths."""
+    src = Path(src).resolve()
+    seen, todo = set(), [src / source]
+    while todo:
+        path = todo.pop()
+        for name in _INCLUDE.findall(path.read_text(errors="replace")):
+            for cand in (path.parent / name, src / "chunkers" / name):
+                cand = cand.resolve()
+                if cand.is_file() and src in cand.parents:
+                    if cand not in seen:
+                        seen.add(cand)
+                        todo.append(cand)
+                    break
+    return sorted(seen)
+
+
 class Tree:
     """A build of the extensions in ``root`` with compiler ``cc`` and optimisation/instrumentation
     flags ``cflags`` (e.g. ``"-O2"``, ``"--coverage -O0"``); ``ldflags`` are added to every link."""
@@ -129,20 +148,8 @@ class Tree:
                 "-o", str(obj)]
 
     def includes(self, source: str) -> list[Path]:
-        """The project headers ``source`` includes, directly or not (``#include "..."`` looked up
-        next to the including file, then under chunkers/; system headers are not followed)."""
-        seen, todo = set(), [self.src / source]
-        while todo:
-            path = todo.pop()
-            for name in _INCLUDE.findall(path.read_text(errors="replace")):
-                for cand in (path.parent / name, self.src / "chunkers" / name):
-                    cand = cand.resolve()
-                    if cand.is_file() and self.src in cand.parents:
-                        if cand not in seen:
-                            seen.add(cand)
-                            todo.append(cand)
-                        break
-        return sorted(seen)
+        """The project headers ``source`` includes, directly or not (see :func:`includes`)."""
+        return includes(self.src, source)
 
     def object_for(self, ext: dict, source: str) -> Path:
         """Path of the object of ``source`` for its current text and the headers it includes."""

@@ -44,7 +44,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from conformance.buildtree import REPO, BuildError, Tree
+from conformance.buildtree import REPO, BuildError, Tree, includes
 from conformance.mutants.catalogue import Mutant
 
 TEST_DIRS = ("conformance/tests", "fuzz/tests")
@@ -329,16 +329,11 @@ class Runner:
 
 def _includers(src: Path, header: str) -> list[str]:
     """The C files under chunkers/csrc that include ``header`` directly or through other headers
-    (by file name: the sources include with relative paths), relative to ``src``."""
-    csrc = src / "chunkers" / "csrc"
-    names, files = {Path(header).name}, sorted(csrc.rglob("*.[ch]"))
-    while True:
-        more = {f.name for f in files if f.suffix == ".h" and any(f'{n}"' in f.read_text() for n in names)} - names
-        if not more:
-            break
-        names |= more
-    return [str(f.relative_to(src)) for f in files
-            if f.suffix == ".c" and any(f'{n}"' in f.read_text() for n in names)]
+    (buildtree.includes), relative to ``src``."""
+    src = Path(src).resolve()
+    target = (src / header).resolve()
+    return [str(f.relative_to(src)) for f in sorted((src / "chunkers" / "csrc").rglob("*.c"))
+            if target in includes(src, str(f.relative_to(src)))]
 
 
 def _tail(out: str) -> str:

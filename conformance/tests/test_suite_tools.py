@@ -14,8 +14,9 @@ from conformance import builds, coverage
 from conformance.buildtree import BuildError
 from conformance.mutants import catalogue, compare
 from conformance.mutants.__main__ import main as mutants_main, table
-from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, _includers, as_dict, families_of,
-                                        main_job_verdict, ordered_test_files, pytest_verdict, same_code, selection_of)
+from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, _includers, as_dict,
+                                        families_of, main_job_verdict, ordered_test_files, pytest_verdict, same_code,
+                                        selection_of)
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -39,8 +40,8 @@ def test_catalogue_spans_every_tier():
     assert len(ids) >= 60
     tiers = {m.tier for m in catalogue.CATALOGUE}
     assert {"scalar", "blockwise", "avx2", "avx512", "evp", "aes-ni", "vaes256", "vaes", "driver", "tables",
-            "buzhash", "fixed", "neon", "aes-arm64", "aes-arm64-seg", "big-endian", "seg4", "aes-seg", "aes-ni-seg", "vaes256-seg",
-            "vaes-seg"} <= tiers
+            "buzhash", "fixed", "neon", "aes-arm64", "aes-arm64-seg", "big-endian", "seg4", "aes-seg", "aes-ni-seg",
+            "vaes256-seg", "vaes-seg"} <= tiers
     assert set(catalogue.CI_SAMPLE) <= set(ids)
 
 
