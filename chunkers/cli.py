@@ -68,10 +68,18 @@ def _rows(chunker, f):
         offset += chunk.size
 
 
+def _escaped(name: str) -> str:
+    """A file name for a 'NAME: SIZE' line, as sha256sum writes it: a name holding a backslash, newline or
+    carriage return gets them as \\\\, \\n, \\r and the line a leading backslash, so every line is one chunk."""
+    if not any(c in name for c in "\\\n\r"):
+        return name
+    return "\\" + name.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r")
+
+
 def _line(fmt: str, name: str | None, offset: int, chunk) -> str:
     """One output line of ``cut`` for a chunk (see the --format help)."""
     if fmt == "sizes":
-        return f"{name}: {chunk.size}\n" if name is not None else f"{chunk.size}\n"
+        return f"{_escaped(name)}: {chunk.size}\n" if name is not None else f"{chunk.size}\n"
     digest = hashlib.sha256(chunk.tobytes()).hexdigest()
     if fmt == "csv":            # the csv module quotes a file name holding a comma, quote or newline
         row = io.StringIO()
@@ -217,7 +225,8 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--kernel", help="scan kernel name (default: the env var or the platform default)")
     c.add_argument("--sparse", action="store_true", help="read file holes as zeros without reading them")
     c.add_argument("--format", choices=FORMATS, default="sizes",
-                   help="sizes (default): the size per line (prefixed 'FILE: ' with several files); csv: a "
+                   help="sizes (default): the size per line (prefixed 'FILE: ' with several files; a name "
+                        "with a backslash or line break is escaped as sha256sum does); csv: a "
                         "header, then file,offset,size,all_zero (0/1),sha256 per chunk; jsonl: one JSON object "
                         "per chunk with those keys")
     c.add_argument("--json", action="store_true", help="print one JSON object per file with every size (printed "

@@ -112,8 +112,23 @@ def load(path: str) -> dict:
     return defaults
 
 
+_loaded: dict = {}
+"""path -> (the file's identity, its defaults): a chunker made per file must not reread and recheck it."""
+
+
 def requested(family: str) -> str | None:
     """The kernel the file named by CHUNKERS_DEFAULTS sets for ``family``, or None when the variable is
-    unset or empty or the file does not mention the family."""
+    unset or empty or the file does not mention the family. The file is loaded again when its
+    identity (device, inode, size, mtime) changes, so an edited or replaced file is checked anew."""
     path = os.environ.get(ENV, "")
-    return load(path).get(family) if path else None
+    if not path:
+        return None
+    try:
+        st = os.stat(path)
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+    except OSError:
+        identity = None     # load() reports why it cannot be read
+    cached = _loaded.get(path)
+    if identity is None or cached is None or cached[0] != identity:
+        cached = _loaded[path] = (identity, load(path))
+    return cached[1].get(family)

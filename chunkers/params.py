@@ -6,6 +6,7 @@ and §4.2 (the ``--chunker-params`` string syntax of borg 2.0.0b25).
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 MAX_DATA_SIZE = 20_971_479
@@ -134,11 +135,15 @@ def check_key(key) -> bytes:
     return key
 
 
+_DECIMAL = re.compile(r"\s*[+-]?[0-9]+\s*")
+"""A params field: ASCII decimal digits. int() alone also takes '1_9' (as 19) and other scripts'
+digits, which a typo must not turn into a silently different chunk size."""
+
+
 def _ints(fields: list[str]) -> list[int]:
-    try:
-        return [int(f) for f in fields]
-    except ValueError:
-        raise ParamsError(f"chunker params must be integers: {','.join(fields)!r}") from None
+    if not all(_DECIMAL.fullmatch(f) for f in fields):
+        raise ParamsError(f"chunker params must be decimal integers: {','.join(fields)!r}")
+    return [int(f) for f in fields]
 
 
 def _check_cdc(name: str, lo: int, hi: int, mask_bits: int) -> None:

@@ -68,6 +68,22 @@ def test_cut_sizes_over_several_files_are_prefixed(files, capsys):
     assert lines == want
 
 
+def test_cut_sizes_escape_names_that_would_break_lines(tmp_path, capsys):
+    """A name with a line break or backslash is written as sha256sum writes it, one line per chunk."""
+    data = random.Random(6).randbytes(5000)
+    odd = {"a\nb": "\\a\\nb", "c\\d": "\\c\\\\d", "e\rf": "\\e\\rf", "plain": "plain"}
+    for name in odd:
+        (tmp_path / name).write_bytes(data)
+    paths = [str(tmp_path / name) for name in odd]
+    assert cli.main(["cut", "--params", PARAMS, *paths]) == 0
+    lines = capsys.readouterr().out.split("\n")[:-1]
+    sizes = [s for _o, s, _z, _h in _expected(data)]
+    prefix = str(tmp_path) + "/"
+    want = [(f"\\{prefix}{esc[1:]}" if esc.startswith("\\") else prefix + esc) + f": {s}"
+            for esc in odd.values() for s in sizes]
+    assert lines == want
+
+
 def test_cut_json_and_format_are_alternatives(files, capsys):
     assert cli.main(["cut", "--params", PARAMS, "--json", "--format", "csv", *files]) == 2
     assert "alternatives" in capsys.readouterr().err

@@ -60,9 +60,15 @@ def test_parse_errors(text, rule):
     assert rule in str(e.value)
 
 
-def test_non_numeric_field_is_a_value_error():
-    with pytest.raises(ValueError, match="integers"):
-        parse_params("fastcdc,19,x,21,2")
+@pytest.mark.parametrize("text", ["fastcdc,19,x,21,2", "fastcdc,1_9,23,21,2", "fastcdc,\u0661\u0669,23,21,2",
+                                  "fixed,4_096", "buzhash64,19,23,21,4095,\uff12"])
+def test_non_numeric_field_is_a_value_error(text):
+    """Only ASCII decimal fields: int() would read '1_9' as 19 and Arabic-Indic or full-width digits."""
+    with pytest.raises(ValueError, match="decimal integers"):
+        parse_params(text)
+
+
+def test_non_str_params_are_a_type_error():
     with pytest.raises(TypeError):
         parse_params(19)
 

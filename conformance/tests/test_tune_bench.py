@@ -32,6 +32,27 @@ def test_defaults_file_is_honoured_only_when_named(tmp_path, monkeypatch):
     assert resolve("aes") == plain
 
 
+def test_defaults_file_is_read_once_and_again_when_changed(tmp_path, monkeypatch):
+    """A chunker made per file must not reread the file; an edited file is checked anew."""
+    monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
+    monkeypatch.delenv(defaults.ENV, raising=False)
+    plain = resolve("aes")
+    other = next(k for k in _runnable("aes") if k != plain)
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": other}}))
+    monkeypatch.setenv(defaults.ENV, str(path))
+    loads = []
+    real_load = defaults.load
+    monkeypatch.setattr(defaults, "load", lambda p: loads.append(p) or real_load(p))
+    assert [resolve("aes") for _ in range(3)] == [other] * 3 and len(loads) == 1
+    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": "bogus"}}))   # size changes
+    with pytest.raises(ValueError, match="aes default 'bogus'"):
+        resolve("aes")
+    path.unlink()
+    with pytest.raises(ValueError, match="cannot read the defaults file"):
+        resolve("aes")
+
+
 @pytest.mark.parametrize("content, message", [
     ("not json", "cannot read the defaults file"),
     (json.dumps({"format": "other", "defaults": {}}), "not a chunkers-defaults/1 file"),
