@@ -99,7 +99,7 @@ def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
     else:
         f = open(path, "rb")
     with f:
-        st, start = os.fstat(f.fileno()), _position(f)
+        st, start = _stat(f), _position(f)
         total = 0
         if args.json:           # one object per file: the sizes cannot be streamed inside it
             sizes = [c.size for c in chunker.chunkify(f)]
@@ -114,25 +114,34 @@ def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
         _check_size(path, f, st, start + total)
 
 
+def _stat(f) -> os.stat_result | None:
+    """The stat of ``f``'s descriptor, or None where it has none (a replaced sys.stdin)."""
+    try:
+        return os.fstat(f.fileno())
+    except (OSError, ValueError):       # io.UnsupportedOperation is both
+        return None
+
+
 def _position(f) -> int:
     """The file offset of ``f`` where reading starts (standard input may be a file read from the middle);
-    0 where it has none (a pipe)."""
+    0 where it has none (a pipe, no descriptor)."""
     try:
         return os.lseek(f.fileno(), 0, os.SEEK_CUR)
-    except OSError:
+    except (OSError, ValueError):
         return 0
 
 
-def _check_size(path: str, f, st: os.stat_result, end: int) -> None:
+def _check_size(path: str, f, st: os.stat_result | None, end: int) -> None:
     """OSError when the regular file ``f`` (``st``: its stat when opened) changed size while it was
-    read, or reading stopped at offset ``end`` short of its size. A size that stays 0 while bytes
-    come (/proc files) is no change."""
-    if not stat.S_ISREG(st.st_mode):
+    read, or reading stopped at offset ``end`` short of its size. Pseudo files are no change: /proc
+    files report size 0 while bytes come, sysfs files 4096 with fewer bytes, and neither has a
+    block on disk (a regular file without blocks, all hole, is read as zeros to its size)."""
+    if st is None or not stat.S_ISREG(st.st_mode):
         return
     now = os.fstat(f.fileno()).st_size
-    if now != st.st_size or end < st.st_size:
-        raise OSError(f"{path}: changed size while it was read ({st.st_size} bytes when opened, {now} at the "
-                      f"end, read up to {end}): its cuts are not those of any one version of the file")
+    if now != st.st_size or (end < st.st_size and st.st_blocks):
+        raise OSError(f"{path}: changed while it was read ({st.st_size} bytes when opened, {now} at the "
+                      f"end, read up to byte {end}): its cuts are not those of any one version of the file")
 
 
 def cmd_cut(args) -> int:
@@ -171,7 +180,7 @@ def cmd_kernels(args) -> int:
 def unwritable(path: str) -> str | None:
     """Why ``path`` cannot be written as a file (checked before a long run, not after it), or None."""
     folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path):
+    if os.path.isdir(path) or path.endswith(os.sep):
         return "a directory"
     if os.path.exists(path):
         return None if os.access(path, os.W_OK) else "no write permission"
@@ -256,7 +265,7 @@ def main(argv=None) -> int:
     try:
         if args.defaults is not None:
             from chunkers import defaults
-            defaults.load(args.defaults)              # a bad file is a usage error before any work
+            defaults.loaded(args.defaults)            # a bad file is a usage error before any work
             os.environ[defaults.ENV] = args.defaults
         status = args.func(args)
         sys.stdout.flush()          # a closed pipe shows here for output still buffered
@@ -279,7 +288,6 @@ def main(argv=None) -> int:
 
 def _closed_stdout() -> int:
     """Point stdout at /dev/null so the interpreter's final flush cannot fail again; exit 141."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    os.close(devnull)
+    from chunkers.console import to_devnull
+    to_devnull(sys.stdout)
     return 141

@@ -28,8 +28,14 @@ class PipeConsole(Console):
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, (sys.stderr if self.stderr else sys.stdout).fileno())
-        os.close(devnull)
+        to_devnull(sys.stderr if self.stderr else sys.stdout)
         if not self.finish:
-            raise BrokenPipeError(errno.EPIPE, "standard output closed")
+            raise BrokenPipeError(errno.EPIPE, f"standard {'error' if self.stderr else 'output'} closed")
+
+
+def to_devnull(stream) -> None:
+    """Point the descriptor of ``stream`` (a closed pipe) at /dev/null, so that later writes and the
+    interpreter's final flush go nowhere instead of failing again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, stream.fileno())
+    os.close(devnull)

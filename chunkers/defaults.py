@@ -116,19 +116,24 @@ _loaded: dict = {}
 """path -> (the file's identity, its defaults): a chunker made per file must not reread and recheck it."""
 
 
-def requested(family: str) -> str | None:
-    """The kernel the file named by CHUNKERS_DEFAULTS sets for ``family``, or None when the variable is
-    unset or empty or the file does not mention the family. The file is loaded again when its
-    identity (device, inode, size, mtime) changes, so an edited or replaced file is checked anew."""
-    path = os.environ.get(ENV, "")
-    if not path:
-        return None
+def loaded(path: str) -> dict:
+    """load(path), again only when the file's identity (device, inode, size, mtime) or
+    CHUNKERS_CPU_HIDE changed since the last call, so an edited or replaced file, or a feature
+    hidden since, is checked anew; ValueError as load()."""
+    from chunkers.registry import HIDE_ENV
     try:
-        st = os.stat(path)
-        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        st = os.stat(path)      # with the hidden features: load() checks that every default runs here
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, os.environ.get(HIDE_ENV, ""))
     except OSError:
         identity = None     # load() reports why it cannot be read
     cached = _loaded.get(path)
     if identity is None or cached is None or cached[0] != identity:
         cached = _loaded[path] = (identity, load(path))
-    return cached[1].get(family)
+    return cached[1]
+
+
+def requested(family: str) -> str | None:
+    """The kernel the file named by CHUNKERS_DEFAULTS sets for ``family`` (see loaded()), or None when
+    the variable is unset or empty or the file does not mention the family."""
+    path = os.environ.get(ENV, "")
+    return loaded(path).get(family) if path else None

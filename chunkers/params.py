@@ -1,7 +1,10 @@
 """Chunker parameters: masks, normalized chunking, validation, parsing.
 
 Implements spec 01 §3 (masks and the normal size), §4.1 (constructor checks)
-and §4.2 (the ``--chunker-params`` string syntax of borg 2.0.0b25).
+and §4.2 (the ``--chunker-params`` string syntax of borg 2.0.0b25). One
+deliberate difference: a numeric field must be ASCII decimal digits (with an
+optional sign), where borg's ChunkerParams also reads ``1_9`` as 19 and the digits of
+other scripts.
 """
 
 from __future__ import annotations

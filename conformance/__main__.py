@@ -51,7 +51,7 @@ def _bytes(text: str) -> int:
 
 def _unused_options(args) -> str | None:
     """An option given where it would have no effect (never silently ignored), or None."""
-    if args.builds:
+    if args.builds is not None:
         given = [name for name, value, default in (
             ("paths", args.paths, []), ("--report", args.report, None), ("--tiers", args.tiers, "native"),
             ("--impl", args.impl, "ours"), ("--max-bytes", args.max_bytes, None), ("--sample", args.sample, None),
@@ -103,7 +103,7 @@ def main(argv=None) -> int:
     problem = f"--report: cannot write {args.report} ({why})" if why else _unused_options(args)
     if problem:
         p.error(problem)
-    if args.builds:
+    if args.builds is not None:        # --builds "" names no build: an error, not the plain job
         from conformance import builds
         try:
             builds.parse_builds(args.builds)

@@ -59,7 +59,7 @@ def kernel_differences(impl: impls.Implementation, families=None) -> list[tuple[
     ``kernels(family)`` of both sides, runnable here or not."""
     ours = impls.Ours()
     out = []
-    for family in families or FAMILIES:
+    for family in (f for f in FAMILIES if not families or f in families):    # each once, in FAMILIES order
         theirs = [k for k, _ in impl.kernels(family)]
         mine = [k for k, _ in ours.kernels(family)]
         only_theirs, only_mine = [k for k in theirs if k not in mine], [k for k in mine if k not in theirs]

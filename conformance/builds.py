@@ -50,7 +50,7 @@ def parse_builds(text: str) -> list[tuple[str, str, str]]:
             raise ValueError(f"build {name}: compiler {m['cc']!r} not found on PATH")
         out.append((name, m["cc"], f"-{m['opt']}"))
     if not out:
-        raise ValueError("--builds: no build named")
+        raise ValueError("no build named")
     return out
 
 

@@ -160,7 +160,32 @@ def test_cut_of_a_file_that_shrinks_while_read_is_an_error(tmp_path):
     proc.stdout.read()
     err = proc.stderr.read().decode()
     assert first == b"4096\n" and proc.wait() == 1, err
-    assert err.count("\n") == 1 and "changed size while it was read (268435456 bytes when opened, 1000 at the end" in err
+    assert err.count("\n") == 1 and "changed while it was read (268435456 bytes when opened, 1000 at the end" in err
+
+
+def test_cut_of_a_pseudo_file_that_reports_a_larger_size():
+    """sysfs files report 4096 bytes and hold fewer, and no block on disk: the bytes read are the
+    file, not a file that shrank."""
+    def held(p):
+        with open(p, "rb") as f:
+            return len(f.read())
+    path = next((p for p in ("/sys/kernel/mm/transparent_hugepage/enabled", "/sys/kernel/profiling")
+                 if os.path.isfile(p) and 0 < held(p) < os.stat(p).st_size), None)
+    if path is None:
+        pytest.skip("no sysfs file reporting a larger size than it holds on this machine")
+    size = held(path)
+    r = subprocess.run([sys.executable, "-m", "chunkers", "cut", "--params", "fixed,4096", path],
+                       capture_output=True, text=True)
+    assert (r.returncode, r.stdout, r.stderr) == (0, f"{size}\n", "")
+
+
+def test_cut_of_a_standard_input_without_a_descriptor(monkeypatch, capsys):
+    """A replaced sys.stdin (no fileno, as embedding programs and the fuzz harness set it) is read
+    to its end like a pipe."""
+    import io
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x" * 200)))
+    assert main(["cut", "--params", "fixed,64", "-"]) == 0
+    assert capsys.readouterr().out.split() == ["64", "64", "64", "8"]
 
 
 def test_cut_of_standard_input_from_the_middle_of_a_file(tmp_path):

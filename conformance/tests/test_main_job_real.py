@@ -56,9 +56,12 @@ def test_new_options_are_checked(capsys, args, message):
 @pytest.mark.parametrize("args, message", [
     (["--report", "{tmp}"], "(a directory)"),
     (["--report", "{tmp}/file/r.json"], "(its folder cannot be written)"),
+    (["--report", "{tmp}/new/"], "(a directory)"),             # a name for a folder, not a file
     (["--builds", "gcc-O2", "--impl", "borg", "--report", "{tmp}/r.json"], "does not take --report, --impl"),
     (["--builds", "gcc-O2", "{tmp}"], "does not take paths"),
     (["--builds", "bogus"], "--builds: bad build name 'bogus'"),
+    (["--builds", ","], "error: --builds: no build named"),      # once, not '--builds: --builds:'
+    (["--builds", ""], "error: --builds: no build named"),       # not the plain job
     (["--allow-missing"], "--allow-missing applies only with --impl"),
     (["--impl", "borg", "--tiers", "all"], "with --impl the job checks that implementation only"),
     (["--sample", "3"], "give the paths"),

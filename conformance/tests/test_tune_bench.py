@@ -45,11 +45,28 @@ def test_defaults_file_is_read_once_and_again_when_changed(tmp_path, monkeypatch
     real_load = defaults.load
     monkeypatch.setattr(defaults, "load", lambda p: loads.append(p) or real_load(p))
     assert [resolve("aes") for _ in range(3)] == [other] * 3 and len(loads) == 1
-    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": "bogus"}}))   # size changes
-    with pytest.raises(ValueError, match="aes default 'bogus'"):
+    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": other + "-x"}}))   # size changes
+    with pytest.raises(ValueError, match=f"aes default '{other}-x'"):
         resolve("aes")
     path.unlink()
     with pytest.raises(ValueError, match="cannot read the defaults file"):
+        resolve("aes")
+
+
+def test_defaults_file_is_checked_again_when_a_feature_is_hidden(tmp_path, monkeypatch):
+    """A file loaded while its kernel could run names a kernel that cannot once CHUNKERS_CPU_HIDE
+    hides the feature it needs: an error, not the hidden kernel."""
+    from chunkers.registry import HIDE_ENV
+    monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
+    monkeypatch.delenv(HIDE_ENV, raising=False)
+    if "aes-ni" not in _runnable("aes"):
+        pytest.skip("aes-ni does not run here")
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": "aes-ni"}}))
+    monkeypatch.setenv(defaults.ENV, str(path))
+    assert resolve("aes") == "aes-ni"
+    monkeypatch.setenv(HIDE_ENV, "aes")
+    with pytest.raises(ValueError, match="aes default 'aes-ni'.*lacks aes"):
         resolve("aes")
 
 
