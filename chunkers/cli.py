@@ -90,8 +90,8 @@ def _line(fmt: str, name: str | None, offset: int, chunk) -> str:
 
 
 def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
-    """Cut one file (``-``: standard input), printing as it goes; OSError when a regular file's size
-    changed while it was read (the cuts printed so far describe neither version of it)."""
+    """Cut one file (``-``: standard input), printing as it goes; OSError when it cannot be read, or
+    when a regular file changed while it was read (the cuts printed so far describe neither version)."""
     if path == "-":
         if sys.stdin is None:
             raise UsageError("standard input is closed")
@@ -103,7 +103,7 @@ def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
         total = 0
         if args.json:           # one object per file: the sizes cannot be streamed inside it
             sizes = [c.size for c in chunker.chunkify(f)]
-            _check_size(path, f, st, start + sum(sizes))
+            _check_unchanged(path, f, st, start + sum(sizes))
             print(json.dumps({"chunker": chunker.name, "kernel": chunker.kernel, "params": list(params),
                               **({"file": path} if name is not None else {}), "sizes": sizes}), flush=True)
             return
@@ -111,7 +111,7 @@ def _cut_file(args, params, chunker, path: str, name: str | None) -> None:
             sys.stdout.write(_line(args.format, name, offset, chunk))
             sys.stdout.flush()
             total = offset + chunk.size
-        _check_size(path, f, st, start + total)
+        _check_unchanged(path, f, st, start + total)
 
 
 def _stat(f) -> os.stat_result | None:
@@ -131,17 +131,25 @@ def _position(f) -> int:
         return 0
 
 
-def _check_size(path: str, f, st: os.stat_result | None, end: int) -> None:
-    """OSError when the regular file ``f`` (``st``: its stat when opened) changed size while it was
-    read, or reading stopped at offset ``end`` short of its size. Pseudo files are no change: /proc
-    files report size 0 while bytes come, sysfs files 4096 with fewer bytes, and neither has a
-    block on disk (a regular file without blocks, all hole, is read as zeros to its size)."""
+def _check_unchanged(path: str, f, st: os.stat_result | None, end: int) -> None:
+    """OSError when the regular file ``f`` (``st``: its stat when opened) was written while it was
+    read (its modification time moved: written in place, as far as the file system's timestamps
+    tell), changed size, or reading stopped at offset ``end`` short of its size. Pseudo files are no
+    change: /proc files report size 0 while bytes come, sysfs files 4096 with fewer bytes, and
+    neither has a block on disk (a regular file without blocks, all hole, reads as zeros to its size)."""
     if st is None or not stat.S_ISREG(st.st_mode):
         return
-    now = os.fstat(f.fileno()).st_size
-    if now != st.st_size or (end < st.st_size and st.st_blocks):
-        raise OSError(f"{path}: changed while it was read ({st.st_size} bytes when opened, {now} at the "
+    now = os.fstat(f.fileno())
+    if now.st_size != st.st_size or (end < st.st_size and st.st_blocks) or now.st_mtime_ns != st.st_mtime_ns:
+        how = "written" if now.st_size == st.st_size and end == st.st_size else "changed size"
+        raise OSError(f"{path}: {how} while it was read ({st.st_size} bytes when opened, {now.st_size} at the "
                       f"end, read up to byte {end}): its cuts are not those of any one version of the file")
+
+
+def _file_error(path: str, e: OSError) -> str:
+    """One line for a file that could not be cut, naming it once."""
+    text = str(e)
+    return text if getattr(e, "filename", None) is not None or text.startswith(f"{path}:") else f"{path}: {text}"
 
 
 def cmd_cut(args) -> int:
@@ -156,9 +164,17 @@ def cmd_cut(args) -> int:
     several = len(args.files) > 1
     if args.format == "csv":
         sys.stdout.write("file,offset,size,all_zero,sha256\n")
-    for path in args.files:
-        _cut_file(args, params, chunker, path, path if several or args.format != "sizes" else None)
-    return 0
+    status = 0
+    for path in args.files:     # a file that cannot be cut is reported and the others are still cut
+        try:
+            _cut_file(args, params, chunker, path, path if several or args.format != "sizes" else None)
+        except OSError as e:
+            if isinstance(e, BrokenPipeError):
+                raise
+            sys.stdout.flush()  # its lines so far before the error, in the order they happened
+            print(f"error: {_file_error(path, e)}", file=sys.stderr)
+            status = 1
+    return status
 
 
 def cmd_kernels(args) -> int:
@@ -261,6 +277,23 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
+    """The command line; the exit status (0, 1: a file could not be read or cut, 2: bad usage,
+    130: interrupted, 141: standard output closed)."""
+    closed = {name: getattr(sys, name) is None for name in ("stdout", "stderr")}
+    for name, is_closed in closed.items():      # started with `>&-`: write nowhere, not to None
+        if is_closed:
+            setattr(sys, name, open(os.devnull, "w"))
+    try:
+        status = _main(argv)
+        return 141 if closed["stdout"] and status == 0 else status   # the work is done, its output lost
+    finally:
+        for name, is_closed in closed.items():
+            if is_closed:
+                getattr(sys, name).close()
+                setattr(sys, name, None)
+
+
+def _main(argv) -> int:
     args = parser().parse_args(argv)
     try:
         if args.defaults is not None:

@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import random
+import stat
 import time
 
 ENV = "CHUNKERS_DEFAULTS"
@@ -34,6 +35,7 @@ FORMAT = "chunkers-defaults/1"
 TUNE_PARAMS = {
     "fastcdc": "fastcdc,19,23,21,2",
     "buzhash64": "buzhash64,19,23,21,4095,2",
+    "buzhash": "buzhash,19,23,21,4095",
     "aes": "rabin-aes,19,23,21,2",
 }
 """Family -> params of the chunk-mode run that decides its default (the AES kernels serve all
@@ -89,18 +91,29 @@ def write(path: str, doc: dict) -> None:
         f.write("\n")
 
 
+MAX_FILE = 1 << 20
+"""Bytes a defaults file may hold (tune writes about 1 KiB): a device or a huge file is refused
+before it is read."""
+
+
 def load(path: str) -> dict:
-    """family -> kernel from a defaults file; ValueError (with the path) if it is unreadable or malformed,
-    names a family outside TUNE_PARAMS or, for any family, a kernel that cannot run here."""
+    """family -> kernel (names stripped and lowercased, as for kernel= and the variables) from a
+    defaults file; ValueError (with the path) if it is not a regular file of at most MAX_FILE bytes
+    (a FIFO would block, /dev/zero never end), unreadable or malformed, names a family outside
+    TUNE_PARAMS or, for any family, a kernel that cannot run here."""
     try:
-        with open(path) as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
+            raise ValueError(f"not a regular file of at most {MAX_FILE} bytes")
+        with open(path, "rb") as f:
+            doc = json.loads(f.read(MAX_FILE + 1))
+    except (OSError, ValueError, RecursionError) as e:     # RecursionError: JSON nested too deep
         raise ValueError(f"{ENV}={path!r}: cannot read the defaults file ({e})") from None
     defaults = doc.get("defaults") if isinstance(doc, dict) else None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(defaults, dict) or \
             not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
         raise ValueError(f"{ENV}={path!r}: not a {FORMAT} file (write one with `python -m chunkers tune`)")
+    defaults = {family: kernel.strip().lower() for family, kernel in defaults.items()}
     from chunkers import registry
     for family, kernel in defaults.items():     # every entry, not only the family in use: a typo must not pass
         if family not in TUNE_PARAMS:

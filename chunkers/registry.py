@@ -23,7 +23,8 @@ NOT_COVERED = "not covered"
 
 
 SINGLE = "single"
-"""The ``kernel`` of a chunker with a single implementation (legacy buzhash, fixed): nothing to select."""
+"""The ``kernel`` of a chunker with a single implementation (fixed), and of borg's own loop where a
+family has more (the legacy buzhash: ``single`` and ``seg4``)."""
 
 
 class Family(NamedTuple):

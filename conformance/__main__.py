@@ -23,7 +23,7 @@ import faulthandler
 import os
 import sys
 
-from chunkers.cli import unwritable
+from chunkers.cli import memory_available, unwritable
 from conformance.families import FAMILIES
 from conformance.job import run
 from conformance.realfiles import check_path
@@ -47,6 +47,23 @@ def _bytes(text: str) -> int:
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text}")
     return n
+
+
+MAX_CORPUS = 1 << 27
+"""--corpus-size limit in bytes (128 MiB; random.randbytes takes less than 256 MiB at once)."""
+
+
+def _corpus_too_large(size: int, jobs: int) -> str | None:
+    """Why --corpus-size cannot be built here, or None: each worker holds one input per pattern
+    (catalogue.PATTERNS) and about two more in flight (a chunk run's copy and its model's)."""
+    from conformance.catalogue import PATTERNS
+    if size > MAX_CORPUS:
+        return f"--corpus-size {size}: at most {MAX_CORPUS} bytes (128 MiB) per input"
+    need, avail = (len(PATTERNS) + 2) * size * max(1, jobs), memory_available()
+    if avail is not None and need > avail:
+        return (f"--corpus-size {size} with --jobs {jobs} needs about {need >> 20} MiB of memory; "
+                f"{avail >> 20} MiB are available here")
+    return None
 
 
 def _unused_options(args) -> str | None:
@@ -100,7 +117,8 @@ def main(argv=None) -> int:
         if problem:
             p.error(problem)
     why = args.report and unwritable(args.report)
-    problem = f"--report: cannot write {args.report} ({why})" if why else _unused_options(args)
+    problem = f"--report: cannot write {args.report} ({why})" if why else _unused_options(args) or \
+        _corpus_too_large(args.corpus_size, args.jobs)
     if problem:
         p.error(problem)
     if args.builds is not None:        # --builds "" names no build: an error, not the plain job

@@ -438,11 +438,16 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         tier_rows = [r for r in tiers.extra_rows(tier_choice) if not families or r.family in families]
         console.print("other tiers (native / emulated (which emulator) / not covered):\n"
                       + tiers.format_rows(tier_rows), markup=False, highlight=False)
+    report_failed = False
     if report:
-        write_report(report, cells, seed, paths, tier_rows, unreadable,
-                     interrupted=str(interrupted) if interrupted else None, files=len(chosen),
-                     files_left_out=left_out)
-        console.print(f"report written to {report}")
+        try:
+            write_report(report, cells, seed, paths, tier_rows, unreadable,
+                         interrupted=str(interrupted) if interrupted else None, files=len(chosen),
+                         files_left_out=left_out)
+            console.print(f"report written to {report}")
+        except OSError as e:    # checked writable before the run; a full disk shows only now
+            print(f"error: the report could not be written to {report}: {e}", file=sys.stderr)
+            report_failed = True
     failed = [c for c in cells if c.status == "failed"] + [r for r in tier_rows if r.result == "failed"]
     for c in failed:
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
@@ -450,4 +455,4 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
     if interrupted:
         return 128 + interrupted.signum
-    return 1 if failed else 0
+    return 1 if failed or report_failed else 0

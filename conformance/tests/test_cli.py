@@ -160,7 +160,47 @@ def test_cut_of_a_file_that_shrinks_while_read_is_an_error(tmp_path):
     proc.stdout.read()
     err = proc.stderr.read().decode()
     assert first == b"4096\n" and proc.wait() == 1, err
-    assert err.count("\n") == 1 and "changed while it was read (268435456 bytes when opened, 1000 at the end" in err
+    assert err.count("\n") == 1 and "changed size while it was read (268435456 bytes when opened, 1000 at the end" in err
+
+
+def test_cut_of_a_file_written_in_place_while_read_is_an_error(tmp_path):
+    """Same size, other bytes: 1 MiB near the end of a 64 MiB file is overwritten once the first
+    line is out (the CLI blocks on the full pipe long before it gets there): exit 1, one line."""
+    path = tmp_path / "f"
+    path.write_bytes(sha_ctr(64 << 20))
+    before = os.stat(path).st_mtime_ns
+    proc = subprocess.Popen([sys.executable, "-m", "chunkers", "cut", "--params", "fixed,4096", str(path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    while os.stat(path).st_mtime_ns == before:      # a timestamp that moves (coarse clocks: a later tick)
+        with open(path, "r+b") as f:
+            f.seek(60 << 20)
+            f.write(b"\xff" * (1 << 20))
+    proc.stdout.read()
+    err = proc.stderr.read().decode()
+    assert first == b"4096\n" and proc.wait() == 1, err
+    assert err.count("\n") == 1 and "written while it was read (67108864 bytes when opened, 67108864 at" in err
+
+
+def test_cut_reports_each_bad_file_and_cuts_the_others(tmp_path, capsys):
+    """As sha256sum: a missing file and one that fails to read are named on stderr; the files after
+    them are still cut; exit 1."""
+    good = tmp_path / "good"
+    good.write_bytes(b"x" * 200)
+    assert main(["cut", "--params", "fixed,64", str(good), str(tmp_path / "missing"), "/proc/self/mem",
+                 str(good)]) == 1
+    out, err = capsys.readouterr()
+    assert out.splitlines() == [f"{good}: {n}" for n in (64, 64, 64, 8)] * 2
+    assert err.splitlines() == [f"error: [Errno 2] No such file or directory: '{tmp_path / 'missing'}'",
+                                "error: /proc/self/mem: [Errno 5] Input/output error"]
+
+
+def test_cut_with_standard_output_closed_exits_141():
+    """`>&-` (sys.stdout is None): no traceback; the work is done and its output lost, as with a
+    closed pipe."""
+    r = subprocess.run(f"'{sys.executable}' -m chunkers cut --params fixed,64 /proc/self/status >&-", shell=True,
+                       capture_output=False, stderr=subprocess.PIPE, text=True)
+    assert (r.returncode, r.stderr) == (141, "")
 
 
 def test_cut_of_a_pseudo_file_that_reports_a_larger_size():

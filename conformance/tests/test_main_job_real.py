@@ -60,6 +60,8 @@ def test_new_options_are_checked(capsys, args, message):
     (["--builds", "gcc-O2", "--impl", "borg", "--report", "{tmp}/r.json"], "does not take --report, --impl"),
     (["--builds", "gcc-O2", "{tmp}"], "does not take paths"),
     (["--builds", "bogus"], "--builds: bad build name 'bogus'"),
+    (["--corpus-size", str(1 << 28)], "at most 134217728 bytes"),       # randbytes' limit, not a traceback
+    (["--corpus-size", str(1 << 27), "--jobs", "4096"], "needs about"),  # 7.5 TiB: more than any memory here
     (["--builds", ","], "error: --builds: no build named"),      # once, not '--builds: --builds:'
     (["--builds", ""], "error: --builds: no build named"),       # not the plain job
     (["--allow-missing"], "--allow-missing applies only with --impl"),
@@ -75,6 +77,15 @@ def test_options_without_effect_or_target_are_usage_errors(tmp_path, capsys, arg
         main([*QUICK, *(a.format(tmp=tmp_path) for a in args)])
     err = capsys.readouterr().err
     assert e.value.code == 2 and message in err.strip().splitlines()[-1], err
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
+def test_a_report_that_cannot_be_written_at_the_end_is_one_line_and_exit_1(capsys):
+    """/dev/full passes the check before the run (it is writable) and fails the write: one line, exit 1
+    (the cells passed, the report asked for is missing), not a traceback."""
+    assert main([*QUICK, "--report", "/dev/full"]) == 1
+    err = capsys.readouterr().err
+    assert "error: the report could not be written to /dev/full: [Errno 28]" in err and "Traceback" not in err
 
 
 def test_abstract_adapter_is_a_usage_error(capsys):

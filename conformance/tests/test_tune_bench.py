@@ -3,6 +3,7 @@
 tiny input only to check the file it writes, and the ratio tables get fixed rows."""
 
 import json
+import os
 
 import pytest
 
@@ -78,6 +79,8 @@ def test_defaults_file_is_checked_again_when_a_feature_is_hidden(tmp_path, monke
     (json.dumps({"format": defaults.FORMAT, "defaults": {"fastcdx": "scalar"}}), "'fastcdx' is not a family"),
     (json.dumps({"format": defaults.FORMAT, "defaults": {"fastcdc": "bogus"}}),     # checked for every family
      "fastcdc default 'bogus': not a kernel"),
+    ("[" * 100000, "cannot read the defaults file"),                                 # nested too deep
+    (" " * (defaults.MAX_FILE + 1), "not a regular file of at most"),                # too large to be one
 ])
 def test_bad_defaults_file_is_an_error_not_ignored(tmp_path, monkeypatch, content, message):
     path = tmp_path / "d.json"
@@ -86,6 +89,26 @@ def test_bad_defaults_file_is_an_error_not_ignored(tmp_path, monkeypatch, conten
     monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
     with pytest.raises(ValueError, match=message):
         resolve("aes")
+
+
+@pytest.mark.parametrize("path", ["/dev/zero", "fifo"])
+def test_defaults_file_that_is_not_a_regular_file_is_refused_unread(tmp_path, monkeypatch, path):
+    """/dev/zero never ends and a FIFO blocks: refused from its stat, before any read."""
+    if path == "fifo":
+        path = str(tmp_path / "fifo")
+        os.mkfifo(path)
+    monkeypatch.setenv(defaults.ENV, path)
+    with pytest.raises(ValueError, match="not a regular file"):
+        resolve("fastcdc")
+
+
+def test_defaults_file_names_are_normalised_like_kernel_names(tmp_path, monkeypatch):
+    """' SEG4 ' selects seg4 as kernel= and CHUNKERS_*_KERNEL do; the legacy buzhash has a choice too."""
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"buzhash": " SEG4 "}}))
+    monkeypatch.setenv(defaults.ENV, str(path))
+    monkeypatch.delenv("CHUNKERS_BUZHASH_KERNEL", raising=False)
+    assert resolve("buzhash") == "seg4" and chunkers.make_chunker("buzhash,10,16,12,4095").kernel == "seg4"
 
 
 def test_missing_defaults_file_exits_2(tmp_path, capsys):
