@@ -298,7 +298,7 @@ def _main(argv) -> int:
     try:
         if args.defaults is not None:
             from chunkers import defaults
-            defaults.loaded(args.defaults)            # a bad file is a usage error before any work
+            defaults.loaded(args.defaults, "--defaults")    # a bad file is a usage error before any work
             os.environ[defaults.ENV] = args.defaults
         status = args.func(args)
         sys.stdout.flush()          # a closed pipe shows here for output still buffered

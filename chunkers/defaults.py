@@ -96,11 +96,13 @@ MAX_FILE = 1 << 20
 before it is read."""
 
 
-def load(path: str) -> dict:
+def load(path: str, source: str = ENV) -> dict:
     """family -> kernel (names stripped and lowercased, as for kernel= and the variables) from a
     defaults file; ValueError (with the path) if it is not a regular file of at most MAX_FILE bytes
     (a FIFO would block, /dev/zero never end), unreadable or malformed, names a family outside
-    TUNE_PARAMS or, for any family, a kernel that cannot run here."""
+    TUNE_PARAMS or, for any family, a kernel that cannot run here. ``source``: what named the file
+    (the variable, or the command line's --defaults), the start of every message."""
+    where = f"{source}={path!r}"
     try:
         st = os.stat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
@@ -108,20 +110,20 @@ def load(path: str) -> dict:
         with open(path, "rb") as f:
             doc = json.loads(f.read(MAX_FILE + 1))
     except (OSError, ValueError, RecursionError) as e:     # RecursionError: JSON nested too deep
-        raise ValueError(f"{ENV}={path!r}: cannot read the defaults file ({e})") from None
+        raise ValueError(f"{where}: cannot read the defaults file ({e})") from None
     defaults = doc.get("defaults") if isinstance(doc, dict) else None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(defaults, dict) or \
             not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
-        raise ValueError(f"{ENV}={path!r}: not a {FORMAT} file (write one with `python -m chunkers tune`)")
+        raise ValueError(f"{where}: not a {FORMAT} file (write one with `python -m chunkers tune`)")
     defaults = {family: kernel.strip().lower() for family, kernel in defaults.items()}
     from chunkers import registry
     for family, kernel in defaults.items():     # every entry, not only the family in use: a typo must not pass
         if family not in TUNE_PARAMS:
-            raise ValueError(f"{ENV}={path!r}: {family!r} is not a family with a choice of kernels "
+            raise ValueError(f"{where}: {family!r} is not a family with a choice of kernels "
                              f"({', '.join(TUNE_PARAMS)})")
         reason = registry.why_not(family, kernel)
         if reason is not None:
-            raise ValueError(f"{ENV}={path!r}: the {family} default {kernel!r}: {reason}")
+            raise ValueError(f"{where}: the {family} default {kernel!r}: {reason}")
     return defaults
 
 
@@ -129,8 +131,8 @@ _loaded: dict = {}
 """path -> (the file's identity, its defaults): a chunker made per file must not reread and recheck it."""
 
 
-def loaded(path: str) -> dict:
-    """load(path), again only when the file's identity (device, inode, size, mtime) or
+def loaded(path: str, source: str = ENV) -> dict:
+    """load(path, source), again only when the file's identity (device, inode, size, mtime) or
     CHUNKERS_CPU_HIDE changed since the last call, so an edited or replaced file, or a feature
     hidden since, is checked anew; ValueError as load()."""
     from chunkers.registry import HIDE_ENV
@@ -141,7 +143,7 @@ def loaded(path: str) -> dict:
         identity = None     # load() reports why it cannot be read
     cached = _loaded.get(path)
     if identity is None or cached is None or cached[0] != identity:
-        cached = _loaded[path] = (identity, load(path))
+        cached = _loaded[path] = (identity, load(path, source))
     return cached[1]
 
 

@@ -290,8 +290,10 @@ def _audit_cell(cell: Cell, impl: audit.Counting, calls: int) -> None:
 
 def print_matrix(cells: list[Cell], console) -> None:
     from rich.table import Table
-    table = Table(title="conformance matrix (each kernel vs its family's reference; reference vs model; "
-                        "golden vectors)")
+    name = engine.implementation().name
+    what = ("each kernel vs its family's reference; reference vs model; golden vectors" if name == "ours" else
+            f"each {name} kernel vs our chunkers' cut points; golden vectors")
+    table = Table(title=f"conformance matrix of {name} ({what})")
     numeric = ("scan cases", "vectors", "chunk runs", "bytes", "cut points", "MB/s")
     for col in ("family", "kernel", "coverage", "result", *numeric, "ran", "note"):
         table.add_column(col, justify="right" if col in numeric else "left")
@@ -307,9 +309,11 @@ def print_matrix(cells: list[Cell], console) -> None:
     console.print(table)
 
 
-def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), unreadable=(), **extra) -> None:
+def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), unreadable=(), families=None,
+                 **extra) -> None:
     """The JSON report; ``unreadable``: "path: reason" for every real file skipped (before or during
-    the run); ``extra``: more top-level keys (interrupted, files, files_left_out)."""
+    the run); ``families``: those chosen (None: all; kernel_differences lists only them); ``extra``:
+    more top-level keys (interrupted, files, files_left_out)."""
     report = {
         "implementation": engine.implementation().name,
         "seed": seed,
@@ -325,8 +329,8 @@ def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), u
         "other_tiers": [r._asdict() for r in tier_rows],
     }
     if isinstance(engine.implementation(), audit.Counting):
-        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b}
-                                        for f, a, b in audit.kernel_differences(engine.implementation())]
+        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b} for f, a, b in
+                                        audit.kernel_differences(engine.implementation(), families)]
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
 
@@ -441,7 +445,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     report_failed = False
     if report:
         try:
-            write_report(report, cells, seed, paths, tier_rows, unreadable,
+            write_report(report, cells, seed, paths, tier_rows, unreadable, families,
                          interrupted=str(interrupted) if interrupted else None, files=len(chosen),
                          files_left_out=left_out)
             console.print(f"report written to {report}")

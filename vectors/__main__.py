@@ -26,7 +26,8 @@ def main(argv=None) -> int:
                        help="only this chunker (repeatable; default: all)")
     c.add_argument("--model", action="store_true", help="also recompute with the (slow) pure-Python model")
     r.add_argument("--dry-run", action="store_true", help="compute and compare, write nothing")
-    r.add_argument("--out", metavar="DIR", help="write <chunker>.json into DIR instead of vectors/")
+    r.add_argument("--out", metavar="DIR",
+                   help="write <chunker>.json into DIR (an existing directory) instead of vectors/")
     args = p.parse_args(argv)
     if args.command == "regenerate" and args.out and not os.path.isdir(args.out):
         p.error(f"--out: not a directory: {args.out}")

@@ -201,7 +201,8 @@ def check(names, model: bool = False, out=print, progress=None) -> int:
                     out("  " + line)
         else:
             layout = "" if dumps(doc) == old_text else " (stored with another JSON layout than regenerate writes)"
-            out(f"{name}: {doc['numberOfTests']} tests, no drift{layout}")
+            by = "every kernel that runs here and the model" if model else "every kernel that runs here"
+            out(f"{name}: {doc['numberOfTests']} tests, no drift ({by}){layout}")
     return status
 
 

@@ -91,7 +91,8 @@ def runner(family: str, kernel: str):
 
 
 def register():
-    """Declare this emulator to chunkers.registry (also its ``chunkers.emulators`` entry point)."""
+    """Declare this emulator to chunkers.registry (done when this module is imported: the product
+    never imports the suite, so ``chunkers.kernels()`` reports emulated coverage only after that)."""
     from chunkers.registry import register_emulator
     register_emulator(EMULATOR, covers)
 

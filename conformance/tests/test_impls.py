@@ -4,6 +4,7 @@ adapter against a stand-in ``borg.chunkers`` built on our chunkers
 error (exit 2) when borg is absent unless --allow-missing asks for a skip, and
 the pytest option and main job run on another implementation."""
 
+import json
 import os
 import subprocess
 import sys
@@ -112,10 +113,13 @@ def _run(args, fault=None, stub=True):
     return subprocess.run([sys.executable, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
 
 
-def test_main_job_with_impl():
+def test_main_job_with_impl(tmp_path):
     job = ["-m", "conformance", "--impl", "borg", "--family", "fixed", "--corpus-size", "4096"]
-    r = _run(job)
+    r = _run(job + ["--report", str(tmp_path / "r.json")])
     assert r.returncode == 0 and "passed" in r.stdout, r.stdout + r.stderr
+    assert "conformance matrix of borg (each borg kernel vs our chunkers' cut points" in " ".join(r.stdout.split())
+    with open(tmp_path / "r.json") as f:        # the families chosen only, as on the console
+        assert [d["family"] for d in json.load(f)["kernel_differences"]] in ([], ["fixed"])
     r = _run(job, fault="header")
     assert r.returncode == 1 and "golden vector" in r.stdout, r.stdout + r.stderr
     r = _run(job, stub=False)

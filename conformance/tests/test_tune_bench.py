@@ -44,7 +44,7 @@ def test_defaults_file_is_read_once_and_again_when_changed(tmp_path, monkeypatch
     monkeypatch.setenv(defaults.ENV, str(path))
     loads = []
     real_load = defaults.load
-    monkeypatch.setattr(defaults, "load", lambda p: loads.append(p) or real_load(p))
+    monkeypatch.setattr(defaults, "load", lambda *a: loads.append(a) or real_load(*a))
     assert [resolve("aes") for _ in range(3)] == [other] * 3 and len(loads) == 1
     path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": other + "-x"}}))   # size changes
     with pytest.raises(ValueError, match=f"aes default '{other}-x'"):
@@ -112,8 +112,9 @@ def test_defaults_file_names_are_normalised_like_kernel_names(tmp_path, monkeypa
 
 
 def test_missing_defaults_file_exits_2(tmp_path, capsys):
+    """The message names what named the file: the --defaults option here, not the variable."""
     assert cli.main(["--defaults", str(tmp_path / "none.json"), "kernels"]) == 2
-    assert "cannot read the defaults file" in capsys.readouterr().err
+    assert f"error: --defaults='{tmp_path / 'none.json'}': cannot read the defaults file" in capsys.readouterr().err
 
 
 def test_tune_writes_a_file_that_selection_uses(tmp_path, monkeypatch):
