@@ -138,9 +138,11 @@ def check_key(key) -> bytes:
     return key
 
 
-_DECIMAL = re.compile(r"\s*[+-]?[0-9]+\s*")
-"""A params field: ASCII decimal digits. int() alone also takes '1_9' (as 19) and other scripts'
-digits, which a typo must not turn into a silently different chunk size."""
+_DECIMAL = re.compile(r"\s*[+-]?[0-9]+\s*", re.ASCII)
+"""A params field: ASCII decimal digits, ASCII white space around. int() alone also takes '1_9'
+(as 19) and other scripts' digits, which a typo must not turn into a silently different chunk size;
+re.ASCII because Unicode \\s also matches '\\x1c'..'\\x1f', which int() refuses (ValueError, not
+ParamsError: found by the params_parse fuzzer)."""
 
 
 def _ints(fields: list[str]) -> list[int]:

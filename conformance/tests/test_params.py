@@ -61,7 +61,8 @@ def test_parse_errors(text, rule):
 
 
 @pytest.mark.parametrize("text", ["fastcdc,19,x,21,2", "fastcdc,1_9,23,21,2", "fastcdc,\u0661\u0669,23,21,2",
-                                  "fixed,4_096", "buzhash64,19,23,21,4095,\uff12"])
+                                  "fixed,4_096", "buzhash64,19,23,21,4095,\uff12",
+                                  "rabin-aes,19,23,21,\x1c2", "fastcdc,19,23,21,\xa02"])     # not ASCII space
 def test_non_numeric_field_is_a_value_error(text):
     """Only ASCII decimal fields: int() would read '1_9' as 19 and Arabic-Indic or full-width digits."""
     with pytest.raises(ValueError, match="decimal integers"):
