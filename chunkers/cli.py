@@ -216,13 +216,21 @@ def memory_available() -> int | None:
     return None
 
 
+def short_of_memory(need: int) -> str | None:
+    """"needs about N MiB of memory; M MiB are available here" when ``need`` bytes exceed the memory
+    available here (with overcommit a MemoryError never comes: the kernel kills the process), else None."""
+    avail = memory_available()
+    if avail is None or need <= avail:
+        return None
+    return f"needs about {need >> 20} MiB of memory; {avail >> 20} MiB are available here"
+
+
 def check_memory(command: str, mib: int, copies: int) -> None:
     """UsageError when ``copies`` x ``mib`` MiB (a benchmark's data and its copies) exceed the memory
-    available here: with overcommit, a MemoryError never comes and the kernel kills the process."""
-    avail = memory_available()
-    if avail is not None and copies * (mib << 20) > avail:
-        raise UsageError(f"{command} --size {mib} needs about {copies * mib} MiB of memory; "
-                         f"{avail >> 20} MiB are available here")
+    available here (short_of_memory)."""
+    why = short_of_memory(copies * (mib << 20))
+    if why:
+        raise UsageError(f"{command} --size {mib} {why}")
 
 
 def cmd_bench(args) -> int:

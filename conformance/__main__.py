@@ -23,7 +23,7 @@ import faulthandler
 import os
 import sys
 
-from chunkers.cli import memory_available, unwritable
+from chunkers.cli import short_of_memory, unwritable
 from conformance.families import FAMILIES
 from conformance.job import run
 from conformance.realfiles import check_path
@@ -59,11 +59,8 @@ def _corpus_too_large(size: int, jobs: int) -> str | None:
     from conformance.catalogue import PATTERNS
     if size > MAX_CORPUS:
         return f"--corpus-size {size}: at most {MAX_CORPUS} bytes (128 MiB) per input"
-    need, avail = (len(PATTERNS) + 2) * size * max(1, jobs), memory_available()
-    if avail is not None and need > avail:
-        return (f"--corpus-size {size} with --jobs {jobs} needs about {need >> 20} MiB of memory; "
-                f"{avail >> 20} MiB are available here")
-    return None
+    why = short_of_memory((len(PATTERNS) + 2) * size * max(1, jobs))
+    return f"--corpus-size {size} with --jobs {jobs} {why}" if why else None
 
 
 def _unused_options(args) -> str | None:

@@ -309,11 +309,11 @@ def print_matrix(cells: list[Cell], console) -> None:
     console.print(table)
 
 
-def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), unreadable=(), families=None,
+def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), unreadable=(), differences=None,
                  **extra) -> None:
     """The JSON report; ``unreadable``: "path: reason" for every real file skipped (before or during
-    the run); ``families``: those chosen (None: all; kernel_differences lists only them); ``extra``:
-    more top-level keys (interrupted, files, files_left_out)."""
+    the run); ``differences``: audit.kernel_differences of another implementation (None for ours);
+    ``extra``: more top-level keys (interrupted, files, files_left_out)."""
     report = {
         "implementation": engine.implementation().name,
         "seed": seed,
@@ -328,9 +328,8 @@ def write_report(path: str, cells: list[Cell], seed: int, paths, tier_rows=(), u
                                   for m in c.mismatches]} for c in cells],
         "other_tiers": [r._asdict() for r in tier_rows],
     }
-    if isinstance(engine.implementation(), audit.Counting):
-        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b} for f, a, b in
-                                        audit.kernel_differences(engine.implementation(), families)]
+    if differences is not None:
+        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b} for f, a, b in differences]
     with open(path, "w") as f:
         json.dump(report, f, indent=2)
 
@@ -430,11 +429,13 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     if unreadable:
         console.print("skipped files (not compared):\n" + "\n".join(f"  {u}" for u in unreadable),
                       markup=False, highlight=False)
+    differences = None
     if isinstance(implementation, audit.Counting):
         ran = [c for c in cells if c.levels]
         console.print(f"{len(ran)} family x kernel cells ran against {implementation.name} "
                       f"({implementation.calls} calls); levels per cell in the note column", highlight=False)
-        for line in audit.format_differences(implementation, audit.kernel_differences(implementation, families)):
+        differences = audit.kernel_differences(implementation, families)     # console and report alike
+        for line in audit.format_differences(implementation, differences):
             console.print(line, markup=False, highlight=False)
     tier_rows = []
     stopped = fail_fast and any(c.status == "failed" for c in cells)
@@ -445,7 +446,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     report_failed = False
     if report:
         try:
-            write_report(report, cells, seed, paths, tier_rows, unreadable, families,
+            write_report(report, cells, seed, paths, tier_rows, unreadable, differences,
                          interrupted=str(interrupted) if interrupted else None, files=len(chosen),
                          files_left_out=left_out)
             console.print(f"report written to {report}")
