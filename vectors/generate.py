@@ -192,15 +192,18 @@ def check(names, model: bool = False, out=print, progress=None) -> int:
             continue
         for p in problems:
             out(str(p))
-        stored = json.loads(old_text)     # the data is the contract; a file laid out anew is no drift
-        if problems or stored != doc:
+        # The data is the contract, a file laid out anew is no drift: compare the canonical texts (dumps
+        # sorts keys), which also tell true from 1 and 1.0 from 1, where Python's == does not.
+        stored, new_text = json.loads(old_text), dumps(doc)
+        stored_text = dumps(stored)
+        if problems or stored_text != new_text:
             status = 1
-            if stored != doc:
+            if stored_text != new_text:
                 out(f"{name}: drift: stored ({path_of(name)}) != computed (by the kernels that run here)")
-                for line in drift(stored, doc) or _text_diff(old_text, dumps(doc)):
+                for line in drift(stored, doc) or _text_diff(stored_text, new_text):
                     out("  " + line)
         else:
-            layout = "" if dumps(doc) == old_text else " (stored with another JSON layout than regenerate writes)"
+            layout = "" if new_text == old_text else " (stored with another JSON layout than regenerate writes)"
             by = "every kernel that runs here and the model" if model else "every kernel that runs here"
             out(f"{name}: {doc['numberOfTests']} tests, no drift ({by}){layout}")
     return status

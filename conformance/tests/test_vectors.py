@@ -376,6 +376,19 @@ def test_check_reads_data_not_layout(tiny_fastcdc):
                    "(stored with another JSON layout than regenerate writes)"]
 
 
+def test_check_tells_json_types_apart(tiny_fastcdc, monkeypatch):
+    """1.0 where regeneration writes 1 is drift, though Python's == calls them equal (validation is
+    stubbed here: this is the comparison's own check, the schema's is test_corrupted_vector_fails_validation)."""
+    generate.regenerate(["fastcdc"], out=lambda s: None)
+    doc = json.loads(tiny_fastcdc.read_text())
+    doc["testGroups"][0]["tests"][0]["result"]["chunkCount"] *= 1.0
+    tiny_fastcdc.write_text(vectors.dumps(doc))
+    monkeypatch.setattr(generate, "validate", lambda d: None)
+    out = []
+    assert generate.check(["fastcdc"], out=out.append) == 1
+    assert out[0].startswith("fastcdc: drift: stored")
+
+
 def test_check_cli_on_a_fresh_copy(tmp_path):
     """``python -m vectors check`` runs from a copy of the repository files (here: fixed only)."""
     root = os.path.dirname(vectors.DIR)
