@@ -16,9 +16,11 @@ from typing import NamedTuple
 
 from array import array
 
+from cpython.buffer cimport PyBuffer_FillInfo
 from cpython.exc cimport PyErr_CheckSignals
+from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
-from libc.string cimport memcpy, memmove, memset
+from libc.string cimport memcpy, memset
 from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_next_cut, ck_all_zero,
@@ -40,9 +42,12 @@ references ('O'), pointers ('P'), structs and the rest are refused: their bytes 
 class Chunk(NamedTuple):
     """One chunk of the input stream (spec 01 §8).
 
-    ``data``: the chunk's bytes (``memoryview`` into the caller's buffer for
-    in-memory sources, ``bytes`` for streams), or ``None`` when every byte is
-    zero (borg's CH_ALLOC: only the size is delivered). ``size``: length in
+    ``data``: the chunk's bytes, zero copy as borg's: a ``memoryview`` into
+    the caller's buffer for in-memory sources, a read-only ``memoryview``
+    into the driver's read buffer for streams (valid as long as it is held;
+    holding it keeps that buffer, max_size + 1 MiB, alive), ``bytes`` for
+    fixed's streams; or ``None`` when every byte is zero (borg's CH_ALLOC:
+    only the size is delivered). ``size``: length in
     bytes, always > 0. ``all_zero``: True iff every byte of the chunk is zero.
     """
 
@@ -240,11 +245,13 @@ cdef class Chunker:
             pos += r
 
     def _stream(self, reader):
+        # Chunks are views into the read buffer, so bytes already cut are never overwritten: when
+        # the buffer is full, the bytes not yet cut move into a spare buffer, the one used before
+        # (the consumer still holds the last chunk of this one), or a new one if a view of the
+        # spare is still alive (a consumer that keeps chunks; the views keep their buffer).
         cdef size_t cap = self.params.max_size + READ_SIZE
-        buf = bytearray(cap)
-        bview = memoryview(buf)
-        cdef uint8_t[::1] mem = bview
-        cdef uint8_t *base = &mem[0]
+        cdef _ReadBuffer buf = _ReadBuffer(cap), spare = None
+        cdef uint8_t *base = buf.data
         cdef size_t start = 0, end = 0, r, got
         cdef int eof = 0
         cdef ck_cursor cur
@@ -255,19 +262,48 @@ cdef class Chunker:
                 if ck_all_zero(base + start, r):
                     yield Chunk(None, r, True)
                 else:
-                    yield Chunk(bytes(bview[start:start + r]), r, False)
+                    yield Chunk(memoryview(buf)[start:start + r].toreadonly(), r, False)
                 start += r
                 continue
             if eof:
                 return
             if cap - end < READ_SIZE and start > 0:
-                memmove(base, base + start, end - start)
+                if spare is None or spare.exports:
+                    spare = _ReadBuffer(cap)
+                memcpy(spare.data, base + start, end - start)
+                buf, spare = spare, buf
+                base = buf.data
                 end -= start
                 start = 0
-            got = reader(bview[end:cap])
+            got = reader(memoryview(buf)[end:cap])
             if got == 0:
                 eof = 1
             end += got
+
+
+cdef class _ReadBuffer:
+    """A stream's read buffer: ``size`` bytes (zero-filled at first), a writable bytes-like object
+    that counts the buffer exports alive (memoryviews of it and their slices), so the driver knows
+    whether a chunk it yielded still refers to it. MemoryError if it cannot be allocated."""
+    cdef uint8_t *data
+    cdef Py_ssize_t size
+    cdef Py_ssize_t exports
+
+    def __cinit__(self, Py_ssize_t size):
+        self.data = <uint8_t *>PyMem_Calloc(size, 1)
+        if self.data == NULL:
+            raise MemoryError(f"cannot allocate a {size}-byte read buffer")
+        self.size = size
+
+    def __dealloc__(self):
+        PyMem_Free(self.data)
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        PyBuffer_FillInfo(view, self, self.data, self.size, 0, flags)
+        self.exports += 1
+
+    def __releasebuffer__(self, Py_buffer *view):
+        self.exports -= 1
 
 
 def _rebuild(cls, args, kernel, sparse):

@@ -45,6 +45,39 @@ def test_memory_chunks_are_views_of_the_input():
     assert b"".join(bytes(c.data) for c in chunks) == data
 
 
+def test_stream_chunks_are_read_only_views_that_stay_valid():
+    """Stream chunks are read-only views into the driver's read buffer, and a chunk the consumer
+    keeps keeps its bytes while the driver refills: max_size 1 KiB makes the buffer 1 MiB + 1 KiB,
+    so 5 MiB of input moves the uncut bytes to another buffer about five times."""
+    data = sha_ctr(5 << 20)
+    kept = list(fastcdc().chunkify(io.BytesIO(data)))
+    assert all(isinstance(c.data, memoryview) and c.data.readonly for c in kept if c.data is not None)
+    assert b"".join(c.tobytes() for c in kept) == data
+    # Some chunks kept, the rest dropped: buffers holding kept chunks are left to them.
+    pos, some = 0, []
+    for i, c in enumerate(fastcdc().chunkify(io.BytesIO(data))):
+        if i % 3 == 0:
+            some.append((pos, c))
+        pos += c.size
+    assert all(c.tobytes() == data[p:p + c.size] for p, c in some)
+
+
+def test_stream_memory_is_bounded_when_chunks_are_dropped():
+    """Chunking a 24 MiB stream chunk by chunk allocates at most a few read buffers (max_size +
+    1 MiB each), not memory growing with the stream."""
+    import tracemalloc
+    data = sha_ctr(24 << 20)
+    chunker = chunkers.FastCDC(KEY, 10, 16, 12, 0)
+    tracemalloc.start()
+    try:
+        n = sum(c.size for c in chunker.chunkify(io.BytesIO(data)))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert n == len(data)
+    assert peak < 4 * ((1 << 16) + (1 << 20)), peak
+
+
 def test_chunker_is_reusable_and_iterations_independent():
     c = fastcdc()
     a, b = sha_ctr(20000), sha_ctr(30000)[7:]
