@@ -1,6 +1,12 @@
 from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor
 
+cdef class _ReadBuffer:
+    cdef uint8_t *data
+    cdef Py_ssize_t size
+    cdef Py_ssize_t exports
+
+
 cdef class Chunker:
     cdef ck_params params
     cdef ck_scanner scanner
@@ -11,8 +17,11 @@ cdef class Chunker:
     cdef readonly tuple params_tuple
     cdef const char *ran          # registry name of the kernel of the last scan (CK_PROVENANCE), or NULL
     cdef readonly tuple init_args      # the constructor's positional arguments (pickling, copies)
+    cdef list buffers             # read buffers kept for the next stream (driver.pyx, KEPT_BUFFERS)
 
     cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *
+    cdef _ReadBuffer take_buffer(self)
+    cdef keep_buffers(self, _ReadBuffer a, _ReadBuffer b)
     cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,
                     int nc_level, size_t window)
 

@@ -30,6 +30,11 @@ from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_n
 READ_SIZE = 1 << 20
 """Bytes requested per read from a stream source, at least (the free buffer space)."""
 
+DEF KEPT_BUFFERS = 2
+# Read buffers a chunker keeps for its next stream: allocating (and zeroing) max_size + 1 MiB per
+# file cost ~0.3 ms, ten times borg's whole cost of a 10 kB file. Two: a stream uses two, and the
+# consumer often still holds the last chunk of the previous stream when the next one starts.
+
 DEF SIGNAL_CHECK_BYTES = 4 << 20
 # In-memory scans run in C without the interpreter loop: pending signals (Ctrl-C) are checked
 # whenever this many bytes have been cut since the last check (a few ms at the slowest kernel).
@@ -113,6 +118,28 @@ cdef int copy_table(table, uint64_t *out, str what) except -1:
     return 0
 
 
+cdef class _ReadBuffer:
+    """A stream's read buffer: ``size`` bytes (zero-filled at first), a writable bytes-like object
+    that counts the buffer exports alive (memoryviews of it and their slices), so the driver knows
+    whether a chunk it yielded still refers to it. MemoryError if it cannot be allocated."""
+
+    def __cinit__(self, Py_ssize_t size):
+        self.data = <uint8_t *>PyMem_Calloc(size, 1)
+        if self.data == NULL:
+            raise MemoryError(f"cannot allocate a {size}-byte read buffer")
+        self.size = size
+
+    def __dealloc__(self):
+        PyMem_Free(self.data)
+
+    def __getbuffer__(self, Py_buffer *view, int flags):
+        PyBuffer_FillInfo(view, self, self.data, self.size, 0, flags)
+        self.exports += 1
+
+    def __releasebuffer__(self, Py_buffer *view):
+        self.exports -= 1
+
+
 cdef class Chunker:
     """Base of the content-defined chunkers: owns the driver parameters and hooks.
 
@@ -132,7 +159,27 @@ cdef class Chunker:
         self.params.window = window
         self.name = name
         self.params_tuple = params_tuple
+        self.buffers = []
         self.ready = True
+
+    cdef _ReadBuffer take_buffer(self):
+        """A kept read buffer no chunk refers to any more, else a new one (max_size + READ_SIZE bytes)."""
+        cdef _ReadBuffer b
+        for i in range(len(self.buffers)):
+            b = self.buffers[i]
+            if not b.exports:
+                del self.buffers[i]
+                return b
+        return _ReadBuffer(self.params.max_size + READ_SIZE)
+
+    cdef keep_buffers(self, _ReadBuffer a, _ReadBuffer b):
+        """Keep a finished stream's buffers for the next one; beyond KEPT_BUFFERS, let go of
+        those a chunk still refers to first, then the oldest."""
+        for x in (a, b):
+            if x is not None:
+                self.buffers.append(x)
+        while len(self.buffers) > KEPT_BUFFERS:
+            del self.buffers[next((i for i, x in enumerate(self.buffers) if (<_ReadBuffer>x).exports), 0)]
 
     cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *:
         """ck_next_cut without the GIL (the buffers stay exported while it runs); a
@@ -250,60 +297,38 @@ cdef class Chunker:
         # (the consumer still holds the last chunk of this one), or a new one if a view of the
         # spare is still alive (a consumer that keeps chunks; the views keep their buffer).
         cdef size_t cap = self.params.max_size + READ_SIZE
-        cdef _ReadBuffer buf = _ReadBuffer(cap), spare = None
+        cdef _ReadBuffer buf = self.take_buffer(), spare = None
         cdef uint8_t *base = buf.data
         cdef size_t start = 0, end = 0, r, got
         cdef int eof = 0
         cdef ck_cursor cur
         cur.started = 0
-        while True:
-            r = self.next_cut(&cur, base + start, end - start, eof)
-            if r != CK_NEED_MORE:
-                if ck_all_zero(base + start, r):
-                    yield Chunk(None, r, True)
-                else:
-                    yield Chunk(memoryview(buf)[start:start + r].toreadonly(), r, False)
-                start += r
-                continue
-            if eof:
-                return
-            if cap - end < READ_SIZE and start > 0:
-                if spare is None or spare.exports:
-                    spare = _ReadBuffer(cap)
-                memcpy(spare.data, base + start, end - start)
-                buf, spare = spare, buf
-                base = buf.data
-                end -= start
-                start = 0
-            got = reader(memoryview(buf)[end:cap])
-            if got == 0:
-                eof = 1
-            end += got
-
-
-cdef class _ReadBuffer:
-    """A stream's read buffer: ``size`` bytes (zero-filled at first), a writable bytes-like object
-    that counts the buffer exports alive (memoryviews of it and their slices), so the driver knows
-    whether a chunk it yielded still refers to it. MemoryError if it cannot be allocated."""
-    cdef uint8_t *data
-    cdef Py_ssize_t size
-    cdef Py_ssize_t exports
-
-    def __cinit__(self, Py_ssize_t size):
-        self.data = <uint8_t *>PyMem_Calloc(size, 1)
-        if self.data == NULL:
-            raise MemoryError(f"cannot allocate a {size}-byte read buffer")
-        self.size = size
-
-    def __dealloc__(self):
-        PyMem_Free(self.data)
-
-    def __getbuffer__(self, Py_buffer *view, int flags):
-        PyBuffer_FillInfo(view, self, self.data, self.size, 0, flags)
-        self.exports += 1
-
-    def __releasebuffer__(self, Py_buffer *view):
-        self.exports -= 1
+        try:
+            while True:
+                r = self.next_cut(&cur, base + start, end - start, eof)
+                if r != CK_NEED_MORE:
+                    if ck_all_zero(base + start, r):
+                        yield Chunk(None, r, True)
+                    else:
+                        yield Chunk(memoryview(buf)[start:start + r].toreadonly(), r, False)
+                    start += r
+                    continue
+                if eof:
+                    return
+                if cap - end < READ_SIZE and start > 0:
+                    if spare is None or spare.exports:
+                        spare = self.take_buffer()
+                    memcpy(spare.data, base + start, end - start)
+                    buf, spare = spare, buf
+                    base = buf.data
+                    end -= start
+                    start = 0
+                got = reader(memoryview(buf)[end:cap])
+                if got == 0:
+                    eof = 1
+                end += got
+        finally:
+            self.keep_buffers(buf, spare)
 
 
 def _rebuild(cls, args, kernel, sparse):

@@ -62,6 +62,21 @@ def test_stream_chunks_are_read_only_views_that_stay_valid():
     assert all(c.tobytes() == data[p:p + c.size] for p, c in some)
 
 
+def test_kept_chunks_survive_later_streams_of_the_same_chunker():
+    """A chunker keeps its read buffers for its next stream, but never one a kept chunk refers to:
+    chunks kept from three streams (each refilling several times), and from two streams cut
+    interleaved, all keep their bytes."""
+    c = fastcdc()
+    inputs = [sha_ctr(3 << 20)[i:] for i in range(3)]
+    kept = [list(c.chunkify(io.BytesIO(data))) for data in inputs]
+    for data, chunks in zip(inputs, kept):
+        assert b"".join(x.tobytes() for x in chunks) == data
+    ga, gb = c.chunkify(io.BytesIO(inputs[0])), c.chunkify(io.BytesIO(inputs[1]))
+    both = [(next(ga), next(gb)) for _ in range(6000)]     # past the first refill of each
+    assert b"".join(a.tobytes() for a, _ in both) == inputs[0][:sum(a.size for a, _ in both)]
+    assert b"".join(b.tobytes() for _, b in both) == inputs[1][:sum(b.size for _, b in both)]
+
+
 def test_stream_memory_is_bounded_when_chunks_are_dropped():
     """Chunking a 24 MiB stream chunk by chunk allocates at most a few read buffers (max_size +
     1 MiB each), not memory growing with the stream."""
