@@ -184,6 +184,10 @@ def check(names, model: bool = False, out=print, progress=None) -> int:
             out(f"{name}: {e}")
             status = 1
             continue
+        except RecursionError:
+            out(f"{name}: {path_of(name)}: JSON nested too deep to read")
+            status = 1
+            continue
         try:
             doc, problems = compute(name, model, progress)
         except RuntimeError as e:

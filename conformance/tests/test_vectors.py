@@ -389,6 +389,15 @@ def test_check_tells_json_types_apart(tiny_fastcdc, monkeypatch):
     assert out[0].startswith("fastcdc: drift: stored")
 
 
+def test_check_reports_json_nested_too_deep(tiny_fastcdc):
+    """A stored file nested deeper than Python's JSON reader recurses is one line and status 1,
+    not a RecursionError traceback."""
+    tiny_fastcdc.write_text("[" * 100000 + "]" * 100000)
+    out = []
+    assert generate.check(["fastcdc"], out=out.append) == 1
+    assert out == [f"fastcdc: {tiny_fastcdc}: JSON nested too deep to read"]
+
+
 def test_check_cli_on_a_fresh_copy(tmp_path):
     """``python -m vectors check`` runs from a copy of the repository files (here: fixed only)."""
     root = os.path.dirname(vectors.DIR)
