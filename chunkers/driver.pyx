@@ -296,8 +296,8 @@ cdef class Chunker:
         # the buffer is full, the bytes not yet cut move into a spare buffer, the one used before
         # (the consumer still holds the last chunk of this one), or a new one if a view of the
         # spare is still alive (a consumer that keeps chunks; the views keep their buffer).
-        cdef size_t cap = self.params.max_size + READ_SIZE
         cdef _ReadBuffer buf = self.take_buffer(), spare = None
+        cdef size_t cap = buf.size
         cdef uint8_t *base = buf.data
         cdef size_t start = 0, end = 0, r, got
         cdef int eof = 0

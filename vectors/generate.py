@@ -179,13 +179,11 @@ def check(names, model: bool = False, out=print, progress=None) -> int:
     for name in names:
         try:
             old_text = load_text(name)
-            validate(json.loads(old_text))
-        except (OSError, ValueError) as e:
-            out(f"{name}: {e}")
-            status = 1
-            continue
-        except RecursionError:
-            out(f"{name}: {path_of(name)}: JSON nested too deep to read")
+            stored = json.loads(old_text)
+            validate(stored)
+        except (OSError, ValueError, RecursionError) as e:
+            why = f"{path_of(name)}: JSON nested too deep to read" if isinstance(e, RecursionError) else e
+            out(f"{name}: {why}")
             status = 1
             continue
         try:
@@ -198,8 +196,7 @@ def check(names, model: bool = False, out=print, progress=None) -> int:
             out(str(p))
         # The data is the contract, a file laid out anew is no drift: compare the canonical texts (dumps
         # sorts keys), which also tell true from 1 and 1.0 from 1, where Python's == does not.
-        stored, new_text = json.loads(old_text), dumps(doc)
-        stored_text = dumps(stored)
+        stored_text, new_text = dumps(stored), dumps(doc)
         if problems or stored_text != new_text:
             status = 1
             if stored_text != new_text:
