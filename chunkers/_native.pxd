@@ -1,4 +1,5 @@
 # C declarations shared by the Cython modules (see csrc/*.h).
+from libc.stddef cimport ptrdiff_t
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 
 cdef extern from "csrc/cpu.h":
@@ -32,3 +33,12 @@ cdef extern from "csrc/driver.h":
     size_t ck_next_cut(const ck_params *prm, const ck_scanner *sc, ck_cursor *cur, const uint8_t *p,
                        size_t avail, int eof) nogil
     int ck_all_zero(const uint8_t *p, size_t n) nogil
+
+cdef extern from "csrc/readahead.h":
+    ctypedef struct ck_readahead:
+        pass
+    ck_readahead *ck_readahead_start(int fd) nogil
+    void ck_readahead_submit(ck_readahead *ra, uint8_t *dst, size_t n) nogil
+    ptrdiff_t ck_readahead_wait(ck_readahead *ra) nogil
+    int ck_readahead_owned(const ck_readahead *ra) nogil
+    void ck_readahead_stop(ck_readahead *ra) nogil

@@ -25,10 +25,20 @@ from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from libc.stdint cimport uint8_t, uint64_t
 from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_next_cut, ck_all_zero,
                                ck_cpu_features, ck_cpu_feature_name, CK_CPU_FEATURE_COUNT,
-                               CK_NEED_MORE, CK_SCAN_FAILED)
+                               CK_NEED_MORE, CK_SCAN_FAILED, ck_readahead, ck_readahead_start,
+                               ck_readahead_submit, ck_readahead_wait, ck_readahead_owned,
+                               ck_readahead_stop)
+from posix.stat cimport struct_stat, fstat, S_ISREG
+from posix.unistd cimport lseek, SEEK_CUR
 
 READ_SIZE = 1 << 20
-"""Bytes requested per read from a stream source, at least (the free buffer space)."""
+"""Bytes requested per read from a stream source, at least (the free buffer space); per read of
+the read-ahead thread, exactly (at most the free space)."""
+
+READ_AHEAD_MIN = 4 << 20
+"""A file descriptor of a regular file with more than this many bytes left is read by a read-ahead
+thread while the bytes before are scanned (csrc/readahead.c); smaller files are read in the
+stream's thread (starting a thread costs more than it saves there)."""
 
 DEF KEPT_BUFFERS = 2
 # Read buffers a chunker keeps for its next stream: allocating (and zeroing) max_size + 1 MiB per
@@ -296,13 +306,20 @@ cdef class Chunker:
         # the buffer is full, the bytes not yet cut move into a spare buffer, the one used before
         # (the consumer still holds the last chunk of this one), or a new one if a view of the
         # spare is still alive (a consumer that keeps chunks; the views keep their buffer).
+        # With read-ahead (ra), the next READ_SIZE bytes after `end` are being read while the
+        # bytes before it are scanned and yielded: [end, end + pending) is the thread's until
+        # it is waited for, so a move of the uncut bytes happens only with no read in flight.
         cdef _ReadBuffer buf = self.take_buffer(), spare = None
         cdef size_t cap = buf.size
         cdef uint8_t *base = buf.data
-        cdef size_t start = 0, end = 0, r, got
+        cdef size_t start = 0, end = 0, r, got, pending = 0
         cdef int eof = 0
         cdef ck_cursor cur
+        cdef ck_readahead *ra = NULL
+        cdef ptrdiff_t res
         cur.started = 0
+        if isinstance(reader, _FdReader) and (<_FdReader>reader).worth_read_ahead():
+            ra = ck_readahead_start((<_FdReader>reader).fd)   # NULL (no thread to be had): plain reads
         try:
             while True:
                 r = self.next_cut(&cur, base + start, end - start, eof)
@@ -315,19 +332,40 @@ cdef class Chunker:
                     continue
                 if eof:
                     return
-                if cap - end < READ_SIZE and start > 0:
-                    if spare is None or spare.exports:
-                        spare = self.take_buffer()
-                    memcpy(spare.data, base + start, end - start)
-                    buf, spare = spare, buf
-                    base = buf.data
-                    end -= start
-                    start = 0
-                got = reader(memoryview(buf)[end:cap])
+                if ra != NULL and not ck_readahead_owned(ra):
+                    raise RuntimeError("a stream read ahead by a thread cannot be continued in a forked child "
+                                       "(its reader thread is the parent's)")
+                if not pending:
+                    if cap - end < READ_SIZE and start > 0:
+                        if spare is None or spare.exports:
+                            spare = self.take_buffer()
+                        memcpy(spare.data, base + start, end - start)
+                        buf, spare = spare, buf
+                        base = buf.data
+                        end -= start
+                        start = 0
+                    if ra != NULL:
+                        pending = min(cap - end, READ_SIZE)
+                        ck_readahead_submit(ra, base + end, pending)
+                if ra == NULL:
+                    got = reader(memoryview(buf)[end:cap])
+                else:
+                    with nogil:
+                        res = ck_readahead_wait(ra)
+                    pending = 0
+                    if res < 0:
+                        raise OSError(-res, os.strerror(-res))
+                    got = res
                 if got == 0:
                     eof = 1
                 end += got
+                if ra != NULL and not eof and end < cap:
+                    pending = min(cap - end, READ_SIZE)     # the next bytes, read while these are scanned
+                    ck_readahead_submit(ra, base + end, pending)
         finally:
+            if ra != NULL:
+                with nogil:
+                    ck_readahead_stop(ra)           # a read in flight writes into buf: let it end first
             self.keep_buffers(buf, spare)
 
 
@@ -385,6 +423,8 @@ def open_source(source, sparse=False):
     reader = sparse and _sparse_reader(source)
     if reader:
         return reader
+    if type(source) is io.FileIO and source.readable():     # unbuffered: its reads are the descriptor's
+        return _FdReader(source.fileno(), source)
     if hasattr(source, "readinto"):
         return _ReadintoReader(source)
     if hasattr(source, "read"):
@@ -477,13 +517,22 @@ def _advise_sequential(fd):
 
 cdef class _FdReader:
     cdef int fd
+    cdef object owner       # the file object whose descriptor this is (it closes it when collected)
 
-    def __init__(self, fd):
-        self.fd = fd
+    def __init__(self, fd, owner=None):
+        self.fd, self.owner = fd, owner
         _advise_sequential(fd)
 
     def __call__(self, view):
         return os.readv(self.fd, [view])
+
+    cdef bint worth_read_ahead(self):
+        """True for a regular file with more than READ_AHEAD_MIN bytes after its position."""
+        cdef struct_stat st
+        if fstat(self.fd, &st) != 0 or not S_ISREG(st.st_mode) or st.st_size <= READ_AHEAD_MIN:
+            return False        # one system call for a small file (most files of a tree)
+        cdef long long pos = lseek(self.fd, 0, SEEK_CUR)
+        return pos >= 0 and st.st_size - pos > READ_AHEAD_MIN
 
 
 cdef class _ReadintoReader:

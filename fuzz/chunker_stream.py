@@ -12,7 +12,10 @@ OSError). Checked:
   rules say the arguments are invalid, and nothing else escapes (a key is
   ignored by the unkeyed chunkers, a seed by all but legacy buzhash);
 * the streamed chunks equal the whole-buffer chunks of the bytes the reader
-  delivered; a reader error propagates and the chunks yielded before it are
+  delivered, and so do the chunks of the data from a regular file by
+  descriptor, read ahead by the driver's thread in reads of a drawn size
+  (the driver's READ_AHEAD_MIN set to 0 and its READ_SIZE to that size, so
+  fuzz-sized files move their uncut bytes between buffers while reads run); a reader error propagates and the chunks yielded before it are
   a prefix of the whole-buffer chunks (nothing already delivered is wrong);
 * chunks reassemble to the input, stay within the size bounds (fixed: the
   header, then whole blocks), and flag all-zero chunks exactly;
@@ -26,10 +29,12 @@ Another chunker is one more :data:`CHUNKERS` entry.
 import hashlib
 import os
 import sys
+import tempfile
 from typing import NamedTuple
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
+from chunkers import driver  # noqa: E402
 from chunkers.api import credential, make_chunker  # noqa: E402
 from chunkers.params import MAX_DATA_SIZE  # noqa: E402
 from chunkers.registry import why_not  # noqa: E402
@@ -85,6 +90,10 @@ CHUNKERS = {k.algo: k for k in (
 # Every kernel name of every platform (spec 01 §11.2, 06 §8.4) and some that are none: the same on all hosts.
 KERNEL_NAMES = ("scalar", "blockwise", "avx2", "avx512", "neon", "evp", "aes-ni", "vaes", "vaes256", "aes-arm64",
                 "single", None, "", " Scalar ", " EVP", "auto")
+
+
+FD_READ_SIZES = (driver.READ_SIZE, 4096, 1000, 65, 64, 63, 2, 1)
+FD_READS = 256      # at most this many reads per file (a read is a hand-off between threads)
 
 
 class ReaderFault(OSError):
@@ -171,10 +180,11 @@ def decode(inp: Input) -> dict:
         ev = inp.choice("read_kind", ("short", "short", "short", "eof", "none", "over", "fault"))
         schedule.append((ev, inp.int("read_size", 1, 4096)) if ev == "short" else (ev,))
     use_read = inp.bool("use_read")
+    fd_read_size = inp.choice("fd_read_size", FD_READ_SIZES)
     repeat = inp.int("repeat", 1, 32)
     data = (inp.rest("data") * repeat)[:MAX_DATA]
     return dict(kind=kind, values=values, normal_size=normal_size, key=key, seed=seed, kernel=kernel,
-                schedule=schedule, use_read=use_read, data=data)
+                schedule=schedule, use_read=use_read, fd_read_size=fd_read_size, data=data)
 
 
 def invalid_because(case: dict):
@@ -232,6 +242,21 @@ def _chunks(chunker, source) -> list:
     return [(c.size, c.all_zero, c.tobytes(), c.data is None) for c in chunker.chunkify(source)]
 
 
+def fd_chunks(chunker, data: bytes, read_size: int) -> list:
+    """The chunks of ``data`` from a regular file by descriptor, the driver reading ahead in
+    reads of ``read_size`` bytes (raised so that a file takes at most FD_READS reads)."""
+    saved = driver.READ_AHEAD_MIN, driver.READ_SIZE
+    driver.READ_AHEAD_MIN, driver.READ_SIZE = 0, max(read_size, len(data) // FD_READS + 1)
+    try:
+        with tempfile.TemporaryFile() as f:
+            f.write(data)
+            f.flush()
+            f.seek(0)
+            return _chunks(chunker, f.fileno())
+    finally:
+        driver.READ_AHEAD_MIN, driver.READ_SIZE = saved
+
+
 def size_bounds(kind: ChunkerKind, chunker):
     """``bounds(i) -> (lo, hi)``: the size range of chunk i when it is not the last one."""
     if kind.shortest_cut is None:               # fixed: the header chunk, then whole blocks
@@ -275,6 +300,8 @@ def TestOneInput(raw: bytes) -> None:
         from conformance.impls import Model    # caches the AES model's key expansion
         want = Model().chunk_sizes(params, data, key=key, seed=seed, normal_size=case["normal_size"])
         check([c[0] for c in whole] == want, f"{name}: sizes {[c[0] for c in whole]}, the model {want}")
+    check(fd_chunks(chunker, data, case["fd_read_size"]) == whole,
+          f"{name}: chunks read ahead from a file in reads of {case['fd_read_size']} bytes differ")
 
     reader = Reader(data, case["schedule"], case["use_read"])
     got = []
@@ -310,6 +337,8 @@ def seeds() -> list:
                             data=inputs.sha_ctr(3000)))
         out.append(dict(base, chunk_min_exp_is_wild=True, chunk_min_exp_wild=-1, data=b"x"))
         out.append(dict(base, repeat=20, data=bytes(500)))
+        for size in (1, 64, 1000):          # fd reads shorter than a chunk, the buffer's slack, its size
+            out.append(dict(base, fd_read_size=size, repeat=8, data=inputs.sha_ctr(8000)))
         out.append(dict(base, chunk_min_exp=6, chunk_max_exp=7, hash_window_size=63, block_size=1,
                         header_size=-1, data=inputs.sha_ctr(900)))
     for algo in ("rabin-aes", "goldilocks-aes", "toeplitz-aes"):    # the window-size minimum (spec 06 §9.1)

@@ -141,4 +141,5 @@ def test_jobs_run_their_helpers_with_this_interpreter(scratch_roots, path_withou
 def test_short_campaign_summary(scratch_roots):
     s = campaign.run("params_parse", seconds=0, runs=300)
     assert s.ok, s.text()
-    assert s.execs > 100 and s.execs_per_s > 0 and s.coverage_edges > 100 and s.corpus_entries > 0
+    # execs_per_s is not checked: libFuzzer divides by whole seconds and reports 0 for a run under one
+    assert s.execs > 100 and s.coverage_edges > 100 and s.corpus_entries > 0

@@ -1,0 +1,119 @@
+/* Read-ahead thread of the stream driver (readahead.h). */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "readahead.h"
+
+enum { IDLE, REQUESTED, DONE };
+
+struct ck_readahead {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;      /* the state changed (both threads wait on it: broadcast) */
+    pid_t pid;              /* the process whose thread this is (see ck_readahead_owned) */
+    int fd, state, quit;
+    uint8_t *dst;
+    size_t want;
+    ptrdiff_t result;
+};
+
+static void *worker(void *arg)
+{
+    ck_readahead *ra = arg;
+    pthread_mutex_lock(&ra->mu);
+    for (;;) {
+        /* A submitted read is always done before quitting: the caller waits for it either way. */
+        while (ra->state != REQUESTED && !ra->quit)
+            pthread_cond_wait(&ra->cv, &ra->mu);
+        if (ra->state != REQUESTED)
+            break;
+        uint8_t *dst = ra->dst;
+        size_t want = ra->want;
+        pthread_mutex_unlock(&ra->mu);
+        ssize_t got;
+        do
+            got = read(ra->fd, dst, want);
+        while (got < 0 && errno == EINTR);
+        ptrdiff_t result = got < 0 ? -(ptrdiff_t)errno : (ptrdiff_t)got;
+        pthread_mutex_lock(&ra->mu);
+        ra->result = result;
+        ra->state = DONE;
+        pthread_cond_broadcast(&ra->cv);
+    }
+    pthread_mutex_unlock(&ra->mu);
+    return NULL;
+}
+
+ck_readahead *ck_readahead_start(int fd)
+{
+    ck_readahead *ra = calloc(1, sizeof *ra);
+    if (!ra)
+        return NULL;
+    ra->fd = fd;
+    ra->pid = getpid();
+    ra->state = IDLE;
+    int err = pthread_mutex_init(&ra->mu, NULL);
+    if (err)
+        goto fail_mutex;
+    err = pthread_cond_init(&ra->cv, NULL);
+    if (err)
+        goto fail_cond;
+    /* The new thread inherits this mask: a signal (Ctrl-C) is never taken by the reader. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    err = pthread_create(&ra->thread, NULL, worker, ra);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (!err)
+        return ra;
+    pthread_cond_destroy(&ra->cv);
+fail_cond:
+    pthread_mutex_destroy(&ra->mu);
+fail_mutex:
+    free(ra);
+    errno = err;
+    return NULL;
+}
+
+void ck_readahead_submit(ck_readahead *ra, uint8_t *dst, size_t n)
+{
+    pthread_mutex_lock(&ra->mu);
+    ra->dst = dst;
+    ra->want = n;
+    ra->state = REQUESTED;
+    pthread_cond_broadcast(&ra->cv);
+    pthread_mutex_unlock(&ra->mu);
+}
+
+ptrdiff_t ck_readahead_wait(ck_readahead *ra)
+{
+    pthread_mutex_lock(&ra->mu);
+    while (ra->state != DONE)
+        pthread_cond_wait(&ra->cv, &ra->mu);
+    ra->state = IDLE;
+    ptrdiff_t result = ra->result;
+    pthread_mutex_unlock(&ra->mu);
+    return result;
+}
+
+int ck_readahead_owned(const ck_readahead *ra)
+{
+    return ra->pid == getpid();
+}
+
+void ck_readahead_stop(ck_readahead *ra)
+{
+    if (!ra || !ck_readahead_owned(ra))
+        return;
+    pthread_mutex_lock(&ra->mu);
+    ra->quit = 1;
+    pthread_cond_broadcast(&ra->cv);
+    pthread_mutex_unlock(&ra->mu);
+    pthread_join(ra->thread, NULL);
+    pthread_cond_destroy(&ra->cv);
+    pthread_mutex_destroy(&ra->mu);
+    free(ra);
+}

@@ -1,0 +1,174 @@
+"""The stream driver's read-ahead (chunkers/driver.pyx, csrc/readahead.c): a file descriptor of a
+regular file with more than READ_AHEAD_MIN bytes left is read by a background thread, one
+READ_SIZE read ahead of the scan. Cut points never depend on how reads are split (spec 01 §7), a
+kept chunk keeps its bytes (spec 01 §8), and the thread never outlives its stream."""
+
+import errno
+import io
+import os
+
+import pytest
+
+import chunkers
+from chunkers.driver import READ_AHEAD_MIN, READ_SIZE
+from conformance.inputs import sha_ctr
+
+KEY = bytes(32)
+PARAMS = [(6, 10, 8, 0), (10, 16, 12, 2), (16, 21, 18, 1)]
+# max_size 1 KiB: the read buffer is 1 MiB + 1 KiB, so the bytes ahead are read in pieces shorter
+# than READ_SIZE and the uncut bytes move about once per READ_SIZE; 2 MiB: a chunk spans reads.
+
+
+def data_of(n, seed=0):
+    """n bytes: SHA-CTR with zero runs (all-zero chunks) every 700 kB."""
+    b = bytearray(sha_ctr(n + seed)[seed:])
+    for i in range(100000, n, 700000):
+        b[i:i + 300000] = bytes(len(b[i:i + 300000]))
+    return bytes(b)
+
+
+@pytest.fixture
+def file_of(tmp_path):
+    def make(data):
+        path = tmp_path / f"input{len(data)}.bin"
+        path.write_bytes(data)
+        return path
+    return make
+
+
+def threads():
+    """This process's thread count (Linux: /proc/self/task)."""
+    return len(os.listdir("/proc/self/task"))
+
+
+needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="needs /proc/self/task (Linux)")
+
+
+@pytest.mark.parametrize("params", PARAMS)
+@pytest.mark.parametrize("size, skip", [(READ_AHEAD_MIN, 0), (READ_AHEAD_MIN + 1, 0),
+                                        (READ_AHEAD_MIN + 3 * READ_SIZE + 12345, 0),
+                                        (READ_AHEAD_MIN + 3 * READ_SIZE + 12345, 777777)])
+def test_read_ahead_chunks_are_the_memory_chunks(file_of, params, size, skip):
+    """Just below, at and above the read-ahead threshold, from the start and from an offset: the
+    chunks of the fd (and of an unbuffered file object) are those of the same bytes in memory, each
+    chunk's bytes included, and the descriptor ends at the end of the file."""
+    data = data_of(size)
+    want = list(chunkers.FastCDC(KEY, *params).chunkify(data[skip:]))
+    path = file_of(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.lseek(fd, skip, os.SEEK_SET)
+        got = list(chunkers.FastCDC(KEY, *params).chunkify(fd))
+        assert os.lseek(fd, 0, os.SEEK_CUR) == size
+    finally:
+        os.close(fd)
+    assert [c.size for c in got] == [c.size for c in want]
+    assert [c.tobytes() for c in got] == [c.tobytes() for c in want]
+    with open(path, "rb", buffering=0) as f:
+        f.seek(skip)
+        assert [c.size for c in chunkers.FastCDC(KEY, *params).chunkify(f)] == [c.size for c in want]
+        assert f.tell() == size
+
+
+@needs_proc
+@pytest.mark.parametrize("size, extra", [(READ_AHEAD_MIN, 0), (READ_AHEAD_MIN + 1, 1)])
+def test_read_ahead_thread_lives_only_while_its_stream_does(file_of, size, extra):
+    """A stream of a file over the threshold has one thread more while it runs (none at or under
+    it); it is gone when the stream ends, and when the consumer closes it halfway."""
+    path = file_of(data_of(size))
+    base = threads()
+    with open(path, "rb", buffering=0) as f:
+        it = chunkers.FastCDC(KEY, 6, 10, 8, 0).chunkify(f)
+        next(it)
+        assert threads() == base + extra
+        for _ in range(3000):
+            next(it)
+        it.close()
+        assert threads() == base
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        assert sum(c.size for c in chunkers.FastCDC(KEY, 10, 16, 12, 2).chunkify(fd)) == size
+    finally:
+        os.close(fd)
+    assert threads() == base
+
+
+def test_kept_chunks_keep_their_bytes_while_reads_run_ahead(file_of):
+    """Every chunk of an 8 MiB file kept while the thread reads ahead into the same buffer keeps
+    its bytes (fails when the uncut bytes move, or a read lands, while a chunk refers to them)."""
+    data = data_of(8 << 20, seed=5)
+    fd = os.open(file_of(data), os.O_RDONLY)
+    try:
+        kept = list(chunkers.FastCDC(KEY, 6, 10, 8, 0).chunkify(fd))
+    finally:
+        os.close(fd)
+    assert b"".join(c.tobytes() for c in kept) == data
+
+
+@needs_proc
+def test_read_error_during_read_ahead_is_an_os_error(file_of, tmp_path):
+    """A read that fails in the read-ahead thread is an OSError with its errno in the consumer,
+    after the chunks before it (here the descriptor is made a directory's after the first chunk:
+    EISDIR), and the thread is gone."""
+    data = data_of(READ_AHEAD_MIN + 4 * READ_SIZE)
+    want = chunkers.FastCDC(KEY, 6, 10, 8, 0).chunk_sizes(data)
+    fd = os.open(file_of(data), os.O_RDONLY)
+    base = threads()
+    got = []
+    try:
+        with pytest.raises(OSError) as e:
+            for c in chunkers.FastCDC(KEY, 6, 10, 8, 0).chunkify(fd):
+                if not got:
+                    d = os.open(tmp_path, os.O_RDONLY)
+                    os.dup2(d, fd)
+                    os.close(d)
+                got.append(c.size)
+        assert e.value.errno == errno.EISDIR
+    finally:
+        os.close(fd)
+    assert got and got == want[:len(got)] and sum(got) < len(data)
+    assert threads() == base
+
+
+def test_buffered_and_other_readers_are_unchanged(file_of):
+    """Only a descriptor or an unbuffered OS file is read ahead; a buffered reader and a BytesIO
+    give the same chunks through the plain path."""
+    data = data_of(READ_AHEAD_MIN + READ_SIZE + 1)
+    want = chunkers.FastCDC(KEY, 10, 16, 12, 2).chunk_sizes(data)
+    with open(file_of(data), "rb") as f:
+        assert [c.size for c in chunkers.FastCDC(KEY, 10, 16, 12, 2).chunkify(f)] == want
+    assert [c.size for c in chunkers.FastCDC(KEY, 10, 16, 12, 2).chunkify(io.BytesIO(data))] == want
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_stream_continued_in_a_forked_child_is_refused(file_of):
+    """A child forked while a stream is read ahead has no reader thread: continuing the stream
+    there is a RuntimeError saying so (not a hang on the parent's thread), closing it returns, and
+    the parent's stream goes on unharmed."""
+    data = data_of(READ_AHEAD_MIN + 4 * READ_SIZE)
+    want = chunkers.FastCDC(KEY, 6, 10, 8, 0).chunk_sizes(data)
+    fd = os.open(file_of(data), os.O_RDONLY)
+    try:
+        it = chunkers.FastCDC(KEY, 6, 10, 8, 0).chunkify(fd)
+        got = [next(it).size]
+        pid = os.fork()
+        if pid == 0:            # the child: exit codes tell the parent what happened
+            code = 3
+            try:
+                import signal
+                signal.signal(signal.SIGALRM, signal.SIG_DFL)   # a hang would be the bug: die instead
+                signal.alarm(20)
+                for _ in it:
+                    pass
+                code = 4
+            except RuntimeError as e:
+                code = 0 if "forked child" in str(e) else 5
+            finally:
+                it.close()
+                os._exit(code)
+        _, status = os.waitpid(pid, 0)
+        assert os.waitstatus_to_exitcode(status) == 0
+        got += [c.size for c in it]
+    finally:
+        os.close(fd)
+    assert got == want
