@@ -1,6 +1,7 @@
 /* Read-ahead thread of the stream driver (readahead.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -13,12 +14,29 @@ struct ck_readahead {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;      /* the state changed (both threads wait on it: broadcast) */
-    pid_t pid;              /* the process whose thread this is (see ck_readahead_owned) */
-    int fd, state, quit;
+    pid_t pid;              /* the process whose thread this is, and the forks it had then */
+    unsigned long forks;    /* (ck_readahead_owned) */
+    int fd;                 /* the thread's own duplicate of the caller's descriptor */
+    int state, quit;
     uint8_t *dst;
     size_t want;
     ptrdiff_t result;
 };
+
+/* Forks this process has been through, counted in the child (a pid alone can repeat: pid 1 of a
+ * new pid namespace, or a pid reused). */
+static unsigned long forks;
+static pthread_once_t forks_counted = PTHREAD_ONCE_INIT;
+
+static void count_fork(void)
+{
+    forks++;
+}
+
+static void count_forks(void)
+{
+    pthread_atfork(NULL, NULL, count_fork);
+}
 
 static void *worker(void *arg)
 {
@@ -49,13 +67,20 @@ static void *worker(void *arg)
 
 ck_readahead *ck_readahead_start(int fd)
 {
+    pthread_once(&forks_counted, count_forks);
     ck_readahead *ra = calloc(1, sizeof *ra);
     if (!ra)
         return NULL;
-    ra->fd = fd;
+    /* The thread reads a duplicate (the same open file and offset), never the caller's number:
+     * closed and reused while the stream is suspended, that could name a pipe or socket. */
+    ra->fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    int err = errno;
+    if (ra->fd < 0)
+        goto fail_dup;
     ra->pid = getpid();
+    ra->forks = forks;
     ra->state = IDLE;
-    int err = pthread_mutex_init(&ra->mu, NULL);
+    err = pthread_mutex_init(&ra->mu, NULL);
     if (err)
         goto fail_mutex;
     err = pthread_cond_init(&ra->cv, NULL);
@@ -73,6 +98,8 @@ ck_readahead *ck_readahead_start(int fd)
 fail_cond:
     pthread_mutex_destroy(&ra->mu);
 fail_mutex:
+    close(ra->fd);
+fail_dup:
     free(ra);
     errno = err;
     return NULL;
@@ -101,13 +128,18 @@ ptrdiff_t ck_readahead_wait(ck_readahead *ra)
 
 int ck_readahead_owned(const ck_readahead *ra)
 {
-    return ra->pid == getpid();
+    return ra->pid == getpid() && ra->forks == forks;
 }
 
 void ck_readahead_stop(ck_readahead *ra)
 {
-    if (!ra || !ck_readahead_owned(ra))
+    if (!ra)
         return;
+    if (!ck_readahead_owned(ra)) {     /* no thread here, its mutex maybe locked: only what is ours */
+        close(ra->fd);
+        free(ra);
+        return;
+    }
     pthread_mutex_lock(&ra->mu);
     ra->quit = 1;
     pthread_cond_broadcast(&ra->cv);
@@ -115,5 +147,6 @@ void ck_readahead_stop(ck_readahead *ra)
     pthread_join(ra->thread, NULL);
     pthread_cond_destroy(&ra->cv);
     pthread_mutex_destroy(&ra->mu);
+    close(ra->fd);
     free(ra);
 }

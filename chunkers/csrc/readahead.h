@@ -12,8 +12,10 @@
 
 typedef struct ck_readahead ck_readahead;
 
-/* A reader of fd with its thread started, or NULL (errno set) if the thread or
- * memory cannot be had. The thread blocks every signal: they go to the caller. */
+/* A reader of fd with its thread started, or NULL (errno set) if the thread,
+ * a descriptor or memory cannot be had. The thread reads its own duplicate of
+ * fd (same file and offset), so the caller may close fd at any time; it blocks
+ * every signal: they go to the caller. */
 ck_readahead *ck_readahead_start(int fd);
 
 /* Start one read(2) of up to n > 0 bytes into dst. None may be in flight. */
@@ -23,13 +25,14 @@ void ck_readahead_submit(ck_readahead *ra, uint8_t *dst, size_t n);
  * (EINTR is retried). */
 ptrdiff_t ck_readahead_wait(ck_readahead *ra);
 
-/* Nonzero in the process that started ra; zero in a child forked since, which has
- * no reader thread (and maybe a mutex locked by it): there ra must not be used. */
+/* Nonzero in the process that started ra; zero in a child forked since (told by
+ * a fork count kept with pthread_atfork, as a pid can repeat), which has no
+ * reader thread (and maybe a mutex locked by it): there ra must not be used. */
 int ck_readahead_owned(const ck_readahead *ra);
 
 /* Let a read in flight finish (the buffer stays the caller's until then),
- * stop and join the thread, free ra. NULL is allowed; in a forked child ra is
- * left as it is (its thread and memory are the parent's). */
+ * stop and join the thread, close the duplicate, free ra. NULL is allowed; in
+ * a forked child only the duplicate is closed and ra freed (no thread there). */
 void ck_readahead_stop(ck_readahead *ra);
 
 #endif
