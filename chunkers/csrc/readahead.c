@@ -14,8 +14,7 @@ struct ck_readahead {
     pthread_t thread;
     pthread_mutex_t mu;
     pthread_cond_t cv;      /* the state changed (both threads wait on it: broadcast) */
-    pid_t pid;              /* the process whose thread this is, and the forks it had then */
-    unsigned long forks;    /* (ck_readahead_owned) */
+    unsigned long forks;    /* the forks this process had when it started (ck_readahead_owned) */
     int fd;                 /* the thread's own duplicate of the caller's descriptor */
     int state, quit;
     uint8_t *dst;
@@ -23,8 +22,8 @@ struct ck_readahead {
     ptrdiff_t result;
 };
 
-/* Forks this process has been through, counted in the child (a pid alone can repeat: pid 1 of a
- * new pid namespace, or a pid reused). */
+/* Forks this process has been through, counted in the child (os.fork runs the atfork handlers).
+ * Not the pid: it can repeat (pid 1 of a new pid namespace, a pid reused). */
 static unsigned long forks;
 static pthread_once_t forks_counted = PTHREAD_ONCE_INIT;
 
@@ -77,14 +76,11 @@ ck_readahead *ck_readahead_start(int fd)
     int err = errno;
     if (ra->fd < 0)
         goto fail_dup;
-    ra->pid = getpid();
     ra->forks = forks;
     ra->state = IDLE;
-    err = pthread_mutex_init(&ra->mu, NULL);
-    if (err)
+    if ((err = pthread_mutex_init(&ra->mu, NULL)) != 0)
         goto fail_mutex;
-    err = pthread_cond_init(&ra->cv, NULL);
-    if (err)
+    if ((err = pthread_cond_init(&ra->cv, NULL)) != 0)
         goto fail_cond;
     /* The new thread inherits this mask: a signal (Ctrl-C) is never taken by the reader. */
     sigset_t all, old;
@@ -128,13 +124,11 @@ ptrdiff_t ck_readahead_wait(ck_readahead *ra)
 
 int ck_readahead_owned(const ck_readahead *ra)
 {
-    return ra->pid == getpid() && ra->forks == forks;
+    return ra->forks == forks;
 }
 
 void ck_readahead_stop(ck_readahead *ra)
 {
-    if (!ra)
-        return;
     if (!ck_readahead_owned(ra)) {     /* no thread here, its mutex maybe locked: only what is ours */
         close(ra->fd);
         free(ra);

@@ -31,8 +31,8 @@ ptrdiff_t ck_readahead_wait(ck_readahead *ra);
 int ck_readahead_owned(const ck_readahead *ra);
 
 /* Let a read in flight finish (the buffer stays the caller's until then),
- * stop and join the thread, close the duplicate, free ra. NULL is allowed; in
- * a forked child only the duplicate is closed and ra freed (no thread there). */
+ * stop and join the thread, close the duplicate, free ra. In a forked child
+ * only the duplicate is closed and ra freed (no thread there). */
 void ck_readahead_stop(ck_readahead *ra);
 
 #endif
