@@ -166,14 +166,15 @@ def run_script(tmp_path, text, *args, launcher=()):
     return run.returncode, run.stdout, run.stderr
 
 
-FORK_CHILD = """
-import faulthandler, os, sys
+STREAM_THEN_FORK = """
+import ctypes, faulthandler, os, sys
 import chunkers
 fd = os.open(sys.argv[1], os.O_RDONLY)
 it = chunkers.FastCDC(bytes(32), 6, 10, 8, 0).chunkify(fd)
 first = next(it).size
-pid = os.fork()
-if pid == 0:
+
+
+def continue_in_child():
     faulthandler.dump_traceback_later(20, exit=True)     # a hang is the bug: exit instead
     try:
         for _ in it:
@@ -181,6 +182,12 @@ if pid == 0:
         sys.exit(4)
     except RuntimeError as e:
         sys.exit(0 if "forked child" in str(e) else 5)
+"""
+
+FORK_CHILD = STREAM_THEN_FORK + """
+pid = os.fork()
+if pid == 0:
+    continue_in_child()
 code = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
 print(code, first + sum(c.size for c in it))
 """
@@ -240,26 +247,14 @@ def test_no_thread_to_be_had_means_plain_reads(file_of, tmp_path, mode):
     assert out.split() == ["1", "True"], err
 
 
-PIDNS_CHILD = """
-import ctypes, faulthandler, os, sys
-import chunkers
-path, key = sys.argv[1], bytes(32)
-fd = os.open(path, os.O_RDONLY)
-it = chunkers.FastCDC(key, 6, 10, 8, 0).chunkify(fd)
-next(it)
+PIDNS_CHILD = STREAM_THEN_FORK + """
 pid = os.fork()
 if pid == 0:                # a new pid namespace: its first process is pid 1, as the starter is
     if ctypes.CDLL(None, use_errno=True).unshare(0x20000000) != 0:     # CLONE_NEWPID
         os._exit(7)
     g = os.fork()
     if g == 0:
-        faulthandler.dump_traceback_later(20, exit=True)     # a hang is the bug: exit instead
-        try:
-            for _ in it:
-                pass
-            os._exit(4)
-        except RuntimeError as e:
-            os._exit(0 if "forked child" in str(e) else 5)
+        continue_in_child()
     os._exit(os.waitstatus_to_exitcode(os.waitpid(g, 0)[1]))
 sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """
