@@ -47,11 +47,13 @@ needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="ne
 @pytest.mark.parametrize("params", PARAMS)
 @pytest.mark.parametrize("size, skip", [(READ_AHEAD_MIN, 0), (READ_AHEAD_MIN + 1, 0),
                                         (READ_AHEAD_MIN + 3 * READ_SIZE + 12345, 0),
-                                        (READ_AHEAD_MIN + 3 * READ_SIZE + 12345, 777777)])
+                                        (READ_AHEAD_MIN + 3 * READ_SIZE + 12345, 777777),
+                                        (READ_AHEAD_MIN + 3 * READ_SIZE + 12345, 3 * READ_SIZE + 12345)])
 def test_read_ahead_chunks_are_the_memory_chunks(file_of, params, size, skip):
-    """Just below, at and above the read-ahead threshold, from the start and from an offset: the
-    chunks of the fd (and of an unbuffered file object) are those of the same bytes in memory, each
-    chunk's bytes included, and the descriptor ends at the end of the file."""
+    """At the read-ahead threshold (plain reads), just and well above it, from an offset that
+    leaves more than it and one that leaves exactly it: the chunks of the fd (and of an unbuffered
+    file object) are those of the same bytes in memory, each chunk's bytes included, and the
+    descriptor ends at the end of the file."""
     data = data_of(size)
     want = list(chunkers.FastCDC(KEY, *params).chunkify(data[skip:]))
     path = file_of(data)
