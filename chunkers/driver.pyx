@@ -345,8 +345,7 @@ cdef class Chunker:
                         end -= start
                         start = 0
                     if ra != NULL:
-                        pending = min(cap - end, READ_SIZE)
-                        ck_readahead_submit(ra, base + end, pending)
+                        pending = read_ahead(ra, base, end, cap)
                 if ra == NULL:
                     got = reader(memoryview(buf)[end:cap])
                 else:
@@ -360,13 +359,20 @@ cdef class Chunker:
                     eof = 1
                 end += got
                 if ra != NULL and not eof and end < cap:
-                    pending = min(cap - end, READ_SIZE)     # the next bytes, read while these are scanned
-                    ck_readahead_submit(ra, base + end, pending)
+                    pending = read_ahead(ra, base, end, cap)    # the next bytes, read while these are scanned
         finally:
             if ra != NULL:
                 with nogil:
                     ck_readahead_stop(ra)           # a read in flight writes into buf: let it end first
             self.keep_buffers(buf, spare)
+
+
+cdef size_t read_ahead(ck_readahead *ra, uint8_t *base, size_t end, size_t cap):
+    """Start the thread's read into base[end : end + n], n = min(cap - end, READ_SIZE) > 0; returns n
+    (those bytes are the thread's until ck_readahead_wait)."""
+    cdef size_t n = min(cap - end, <size_t>READ_SIZE)
+    ck_readahead_submit(ra, base + end, n)
+    return n
 
 
 def _rebuild(cls, args, kernel, sparse):

@@ -15,8 +15,9 @@ OSError). Checked:
   delivered, and so do the chunks of the data from a regular file by
   descriptor, read ahead by the driver's thread in reads of a drawn size
   (the driver's READ_AHEAD_MIN set to 0 and its READ_SIZE to that size, so
-  fuzz-sized files move their uncut bytes between buffers while reads run); a reader error propagates and the chunks yielded before it are
-  a prefix of the whole-buffer chunks (nothing already delivered is wrong);
+  fuzz-sized files move their uncut bytes between buffers while reads run);
+  a reader error propagates and the chunks yielded before it are a prefix of
+  the whole-buffer chunks (nothing already delivered is wrong);
 * chunks reassemble to the input, stay within the size bounds (fixed: the
   header, then whole blocks), and flag all-zero chunks exactly;
 * the chosen kernel gives the same chunks as the family's portable kernel
