@@ -59,7 +59,7 @@ class Fixed:
         src = open_source(source, self.sparse)
         if isinstance(src, memoryview):
             return self._memory(src)
-        read = None if self.sparse else _os_read(source)
+        read = None if self.sparse else _direct_read(source)
         return self._stream(src) if read is None else self._read_stream(read)
 
     def chunk_sizes(self, source) -> list[int]:
@@ -115,11 +115,12 @@ def _read_full(read, want: int) -> bytes:
     return parts[0] if len(parts) == 1 else b"".join(parts)
 
 
-def _os_read(source):
-    """``read(n) -> bytes`` reading straight into a new bytes object, for an int fd (os.read) or an
-    unbuffered / buffered OS file object (its C read); None for any other source."""
+def _direct_read(source):
+    """``read(n) -> bytes`` reading straight into a new bytes object, for an int fd (os.read), an
+    unbuffered / buffered OS file object or an ``io.BytesIO`` (their C read: one copy, where
+    readinto a staging buffer and a chunk copied out of it are two); None for any other source."""
     if isinstance(source, int) and not isinstance(source, bool):
         return lambda n: os.read(source, n)
-    if type(source) in (io.FileIO, io.BufferedReader):
+    if type(source) in (io.FileIO, io.BufferedReader, io.BytesIO):
         return source.read
     return None

@@ -157,6 +157,22 @@ def test_fixed_short_reads_never_make_short_chunks(step):
     assert b"".join(c.tobytes() for c in chunks) == data
 
 
+def test_fixed_from_a_bytesio_at_an_offset():
+    """A BytesIO is read by its own read (one copy per chunk): from its position on, the header,
+    a block, an all-zero block and the short tail, as bytes and as the staging path (a reader
+    with readinto) cuts them; the position left at its end."""
+    rng = random.Random(9)
+    data = rng.randbytes(4196) + bytes(4096) + rng.randbytes(777)
+    src = io.BytesIO(b"skipped" + data)
+    src.seek(7)
+    chunks = list(chunkers.Fixed(4096, 100).chunkify(src))
+    assert [(c.size, c.all_zero) for c in chunks] == [(100, False), (4096, False), (4096, True), (777, False)]
+    assert chunks[2].data is None and all(type(c.data) is bytes for i, c in enumerate(chunks) if i != 2)
+    assert b"".join(c.tobytes() for c in chunks) == data and src.tell() == 7 + len(data)
+    staged = list(chunkers.Fixed(4096, 100).chunkify(ChunkedReader(data, [3000])))
+    assert [(c.size, c.all_zero, c.tobytes()) for c in staged] == [(c.size, c.all_zero, c.tobytes()) for c in chunks]
+
+
 def test_fixed_constructor_limits():
     for args, error in (((0,), ParamsError), ((20971480,), ParamsError), ((64, 20971480), ParamsError),
                         ((64.0,), TypeError)):

@@ -77,6 +77,71 @@ def test_kept_chunks_survive_later_streams_of_the_same_chunker():
     assert b"".join(b.tobytes() for _, b in both) == inputs[1][:sum(b.size for _, b in both)]
 
 
+def _buffers_of(chunks):
+    """ids of the read buffers stream ``chunks`` are views of."""
+    return {id(c.data.obj) for c in chunks if c.data is not None}
+
+
+def test_buffers_of_a_collected_chunker_go_to_the_next_one():
+    """A collected chunker's free read buffers (at most two, the newest) are taken by the next
+    chunker of the same max_size instead of new memory; a chunker of another max_size makes its
+    own, and none is both in the pool and in use."""
+    driver = chunkers.driver
+    driver._orphan_buffers.clear()
+    data = sha_ctr(3 << 20)
+    size = (1 << 10) + driver.READ_SIZE
+    for _ in range(3):          # each stream moves its uncut bytes: two buffers per chunker
+        c = fastcdc()
+        assert sum(x.size for x in c.chunkify(io.BytesIO(data))) == len(data)
+        del c
+    left = list(driver._orphan_buffers)
+    assert len(left) == 2 and [len(memoryview(b)) for b in left] == [size, size]
+    other = list(chunkers.FastCDC(KEY, 6, 11, 8, 0).chunkify(io.BytesIO(data[:5000])))
+    assert not _buffers_of(other) & {id(b) for b in left} and driver._orphan_buffers == left
+    chunks = list(fastcdc().chunkify(io.BytesIO(data)))     # every chunk kept: both taken, then new ones
+    assert {id(b) for b in left} <= _buffers_of(chunks) and driver._orphan_buffers == []
+    assert b"".join(x.tobytes() for x in chunks) == data
+
+
+def test_buffers_a_kept_chunk_refers_to_are_not_handed_on():
+    """The chunks a consumer keeps keep their bytes after their chunker is collected and other
+    chunkers of the same max_size stream other data: their buffers are not handed on."""
+    driver = chunkers.driver
+    driver._orphan_buffers.clear()
+    data, other = sha_ctr(3 << 20), sha_ctr(3 << 20)[1:]
+    kept = list(fastcdc().chunkify(io.BytesIO(data)))
+    assert driver._orphan_buffers == []
+    for _ in range(2):
+        assert b"".join(x.tobytes() for x in fastcdc().chunkify(io.BytesIO(other))) == other
+    assert not _buffers_of(kept) & {id(b) for b in driver._orphan_buffers}
+    assert b"".join(x.tobytes() for x in kept) == data
+
+
+def test_chunkers_left_at_exit_or_in_a_cycle(tmp_path):
+    """A chunker with kept buffers alive at interpreter exit, and one in a reference cycle cleared
+    by the collector, are freed without an error (the pool and their list may be gone by then)."""
+    script = tmp_path / "left.py"
+    script.write_text(
+        "import gc, io, sys, chunkers\n"
+        "class Mine(chunkers.FastCDC):\n"
+        "    pass\n"
+        "data = bytes(range(256)) * 12000\n"
+        "a = Mine(bytes(32), 6, 10, 8, 0)\n"
+        "a.me = a\n"
+        "assert sum(c.size for c in a.chunkify(io.BytesIO(data))) == len(data)\n"
+        "del a\n"
+        "gc.collect()\n"
+        "kept = chunkers.FastCDC(bytes(32), 6, 10, 8, 0)\n"
+        "assert sum(c.size for c in kept.chunkify(io.BytesIO(data))) == len(data)\n"
+        "cycle = Mine(bytes(32), 6, 10, 8, 0)\n"
+        "cycle.me = cycle\n"
+        "assert sum(c.size for c in cycle.chunkify(io.BytesIO(data))) == len(data)\n")
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stderr == "", r.stderr
+
+
 def test_stream_memory_is_bounded_when_chunks_are_dropped():
     """Chunking a 24 MiB stream chunk by chunk allocates at most a few read buffers (max_size +
     1 MiB each), not memory growing with the stream."""
