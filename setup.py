@@ -33,7 +33,7 @@ def extension(name, *patterns, libraries=()):
 
 
 extensions = [
-    extension("driver", "driver.c", "cpu.c", "readahead.c"),
+    extension("driver", "driver.c", "cpu.c", "readahead.c", "readbuf.c"),
     extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
     extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
     extension("buzhash", "buzhash/*.c", "provenance.c"),

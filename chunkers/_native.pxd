@@ -42,3 +42,10 @@ cdef extern from "csrc/readahead.h":
     ptrdiff_t ck_readahead_wait(ck_readahead *ra) nogil
     int ck_readahead_owned(const ck_readahead *ra) nogil
     void ck_readahead_stop(ck_readahead *ra) nogil
+
+
+cdef extern from "csrc/readbuf.h":
+    ctypedef struct ck_readbuf:
+        uint8_t *data
+    int ck_readbuf_alloc(ck_readbuf *b, size_t size) nogil
+    void ck_readbuf_free(ck_readbuf *b) nogil

@@ -1,7 +1,8 @@
 from libc.stdint cimport uint8_t, uint64_t
-from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor
+from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor, ck_readbuf
 
 cdef class _ReadBuffer:
+    cdef ck_readbuf mem
     cdef uint8_t *data
     cdef Py_ssize_t size
     cdef Py_ssize_t exports

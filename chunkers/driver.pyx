@@ -18,7 +18,6 @@ from array import array
 
 from cpython.buffer cimport PyBuffer_FillInfo
 from cpython.exc cimport PyErr_CheckSignals
-from cpython.mem cimport PyMem_Calloc, PyMem_Free
 
 from libc.string cimport memcpy, memset
 from chunkers.bufview cimport byte_buffer, PyBuffer_Release
@@ -27,7 +26,7 @@ from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_kernel, ck_n
                                ck_cpu_features, ck_cpu_feature_name, CK_CPU_FEATURE_COUNT,
                                CK_NEED_MORE, CK_SCAN_FAILED, ck_readahead, ck_readahead_start,
                                ck_readahead_submit, ck_readahead_wait, ck_readahead_owned,
-                               ck_readahead_stop)
+                               ck_readahead_stop, ck_readbuf_alloc, ck_readbuf_free)
 from posix.stat cimport struct_stat, fstat, S_ISREG
 from posix.unistd cimport lseek, SEEK_CUR
 
@@ -46,11 +45,11 @@ DEF KEPT_BUFFERS = 2
 # consumer often still holds the last chunk of the previous stream when the next one starts.
 
 _orphan_buffers = []
-# Free read buffers of collected chunkers, at most KEPT_BUFFERS (the newest), taken by a chunker of
-# the same max_size before new memory: a chunker made per file or per call (api.chunk_sizes, borg
-# style one-shot use) otherwise pays the first touch of two new buffers per large stream, the kernel
-# zeroing each page: 17 ms of 37 for 64 MiB by descriptor (fastcdc 19,23,21,2 `scalar`, AMD EPYC
-# Zen 4 VM; 20 ms with the chunker's own kept buffers). So at most two buffers (<= 34 MiB at
+# Read buffers of collected chunkers, at most KEPT_BUFFERS (the newest), taken by a chunker of the
+# same max_size before new memory once no chunk refers to them: a chunker made per file or per call
+# (api.chunk_sizes) otherwise pays the first touch of new buffers, the kernel zeroing each page
+# (a new fastcdc 19,23,21,2 chunker per 10 kB file by descriptor: 258 us per file, 38 us with
+# these; 11 us reusing one chunker; AMD EPYC Zen 4 VM). So at most two buffers (<= 34 MiB at
 # chunk_max_exp 24) outlive the last chunker.
 
 DEF SIGNAL_CHECK_BYTES = 4 << 20
@@ -137,18 +136,20 @@ cdef int copy_table(table, uint64_t *out, str what) except -1:
 
 
 cdef class _ReadBuffer:
-    """A stream's read buffer: ``size`` bytes (zero-filled at first), a writable bytes-like object
-    that counts the buffer exports alive (memoryviews of it and their slices), so the driver knows
-    whether a chunk it yielded still refers to it. MemoryError if it cannot be allocated."""
+    """A stream's read buffer: ``size`` bytes (zero-filled at first, page-aligned: csrc/readbuf.h
+    says why), a writable bytes-like object that counts the buffer exports alive (memoryviews of it
+    and their slices), so the driver knows whether a chunk it yielded still refers to it.
+    MemoryError if it cannot be allocated."""
 
     def __cinit__(self, Py_ssize_t size):
-        self.data = <uint8_t *>PyMem_Calloc(size, 1)
-        if self.data == NULL:
+        if ck_readbuf_alloc(&self.mem, size):
             raise MemoryError(f"cannot allocate a {size}-byte read buffer")
+        self.data = self.mem.data
         self.size = size
 
     def __dealloc__(self):
-        PyMem_Free(self.data)
+        if self.data != NULL:
+            ck_readbuf_free(&self.mem)
 
     def __getbuffer__(self, Py_buffer *view, int flags):
         PyBuffer_FillInfo(view, self, self.data, self.size, 0, flags)
@@ -208,7 +209,7 @@ cdef class Chunker:
         global _orphan_buffers
         if type(self.buffers) is not list or type(_orphan_buffers) is not list:
             return
-        _orphan_buffers += [b for b in self.buffers if not (<_ReadBuffer>b).exports]
+        _orphan_buffers += self.buffers    # with those a chunk still refers to: taken once it is dropped
         if len(_orphan_buffers) > KEPT_BUFFERS:
             del _orphan_buffers[:len(_orphan_buffers) - KEPT_BUFFERS]
 

@@ -4,6 +4,7 @@ tiny input only to check the file it writes, and the ratio tables get fixed rows
 
 import json
 import os
+import sys
 
 import pytest
 
@@ -152,6 +153,16 @@ def test_against_borg_without_borg_is_a_usage_error(monkeypatch, capsys):
     monkeypatch.setattr(bench_borg, "borg_module", missing)
     assert cli.main(["bench", "--against", "borg", "--size", "1"]) == 2
     assert "needs borg" in capsys.readouterr().err
+
+
+def test_against_borg_in_a_python_without_our_requirements(monkeypatch, capsys):
+    """`bench --against borg` run by a Python that lacks rich (a borg venv's, without the PYTHONPATH
+    the README gives): exit 2 and one line naming the module and the way out, no traceback."""
+    monkeypatch.setattr(bench_borg, "borg_module", lambda: None)
+    monkeypatch.setitem(sys.modules, "rich.table", None)
+    assert cli.main(["bench", "--against", "borg", "--size", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rich.table" in err and "PYTHONPATH" in err, err
 
 
 def test_against_borg_runs_only_the_chosen_families(monkeypatch, capsys):
