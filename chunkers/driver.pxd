@@ -5,7 +5,7 @@ cdef class _ReadBuffer:
     cdef ck_readbuf mem
     cdef uint8_t *data
     cdef Py_ssize_t size
-    cdef Py_ssize_t exports
+    cdef readonly Py_ssize_t exports     # buffer exports alive (chunks, their slices)
 
 
 cdef class Chunker:
@@ -18,11 +18,9 @@ cdef class Chunker:
     cdef readonly tuple params_tuple
     cdef const char *ran          # registry name of the kernel of the last scan (CK_PROVENANCE), or NULL
     cdef readonly tuple init_args      # the constructor's positional arguments (pickling, copies)
-    cdef list buffers             # read buffers kept for the next stream (driver.pyx, KEPT_BUFFERS)
+    cdef list buffers             # read buffers kept for the next stream (driver.pyx, keep_buffers)
 
     cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *
-    cdef _ReadBuffer take_buffer(self)
-    cdef keep_buffers(self, _ReadBuffer a, _ReadBuffer b)
     cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,
                     int nc_level, size_t window)
 

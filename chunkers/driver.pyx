@@ -44,13 +44,61 @@ DEF KEPT_BUFFERS = 2
 # file cost ~0.3 ms, ten times borg's whole cost of a 10 kB file. Two: a stream uses two, and the
 # consumer often still holds the last chunk of the previous stream when the next one starts.
 
+DEF ORPHAN_BYTES = 48 << 20
 _orphan_buffers = []
-# Read buffers of collected chunkers, at most KEPT_BUFFERS (the newest), taken by a chunker of the
-# same max_size before new memory once no chunk refers to them: a chunker made per file or per call
+# Read buffers of collected chunkers (newest last; at most KEPT_BUFFERS per size and ORPHAN_BYTES in
+# all, two of the largest a chunker has: fixed's 20 MiB blocks), taken by a chunker needing that
+# size before new memory once no chunk refers to them: a chunker made per file or per call
 # (api.chunk_sizes) otherwise pays the first touch of new buffers, the kernel zeroing each page
 # (a new fastcdc 19,23,21,2 chunker per 10 kB file by descriptor: 258 us per file, 38 us with
-# these; 11 us reusing one chunker; AMD EPYC Zen 4 VM). So at most two buffers (<= 34 MiB at
-# chunk_max_exp 24) outlive the last chunker.
+# these; 11 us reusing one chunker; AMD EPYC Zen 4 VM). So that much outlives the last chunker.
+
+
+cpdef _ReadBuffer take_buffer(list kept, Py_ssize_t size):
+    """A read buffer of ``size`` bytes that no chunk refers to: from ``kept`` (a chunker's own
+    list, the buffer removed from it), else from the pool of collected chunkers, else new."""
+    cdef _ReadBuffer b
+    for pool in (kept, _orphan_buffers):
+        for i in range(len(pool)):
+            b = pool[i]
+            if not b.exports and b.size == size:
+                del pool[i]
+                return b
+    return _ReadBuffer(size)
+
+
+cpdef keep_buffers(list kept, tuple buffers):
+    """Append ``buffers`` (None skipped) to a chunker's ``kept`` list for its next stream; beyond
+    KEPT_BUFFERS, let go of those a chunk still refers to first, then the oldest."""
+    cdef Py_ssize_t i
+    for x in buffers:
+        if x is not None:
+            kept.append(x)
+    while len(kept) > KEPT_BUFFERS:
+        i = 0
+        while i < len(kept) and not (<_ReadBuffer>kept[i]).exports:
+            i += 1
+        del kept[i if i < len(kept) else 0]
+
+
+cpdef give_back(kept):
+    """Hand a collected chunker's ``kept`` buffers to the pool (also those a chunk still refers
+    to: taken once it is dropped); the oldest beyond the pool's bounds are let go. Does nothing
+    when ``kept`` or the pool is gone: at interpreter exit, or after the cycle collector."""
+    global _orphan_buffers
+    if type(kept) is not list or type(_orphan_buffers) is not list:
+        return
+    cdef dict per_size = {}
+    cdef Py_ssize_t total = 0
+    left = []
+    for b in reversed(_orphan_buffers + kept):
+        n = per_size.get((<_ReadBuffer>b).size, 0)
+        if n < KEPT_BUFFERS and total + (<_ReadBuffer>b).size <= ORPHAN_BYTES:
+            per_size[(<_ReadBuffer>b).size] = n + 1
+            total += (<_ReadBuffer>b).size
+            left.append(b)
+    _orphan_buffers[:] = left[::-1]
+
 
 DEF SIGNAL_CHECK_BYTES = 4 << 20
 # In-memory scans run in C without the interpreter loop: pending signals (Ctrl-C) are checked
@@ -67,8 +115,9 @@ class Chunk(NamedTuple):
     ``data``: the chunk's bytes, zero copy as borg's: a ``memoryview`` into
     the caller's buffer for in-memory sources, a read-only ``memoryview``
     into the driver's read buffer for streams (valid as long as it is held;
-    holding it keeps that buffer, max_size + 1 MiB, alive), ``bytes`` for
-    fixed's streams; or ``None`` when every byte is zero (borg's CH_ALLOC:
+    holding it keeps that buffer, max_size + 1 MiB, alive; fixed: a buffer of
+    the block size for blocks of 1 MiB and more, ``bytes`` for smaller
+    blocks); or ``None`` when every byte is zero (borg's CH_ALLOC:
     only the size is delivered). ``size``: length in
     bytes, always > 0. ``all_zero``: True iff every byte of the chunk is zero.
     """
@@ -142,14 +191,19 @@ cdef class _ReadBuffer:
     MemoryError if it cannot be allocated."""
 
     def __cinit__(self, Py_ssize_t size):
+        global _buffer_bytes, _buffer_peak
         if ck_readbuf_alloc(&self.mem, size):
             raise MemoryError(f"cannot allocate a {size}-byte read buffer")
         self.data = self.mem.data
         self.size = size
+        _buffer_bytes += size
+        _buffer_peak = max(_buffer_peak, _buffer_bytes)
 
     def __dealloc__(self):
+        global _buffer_bytes
         if self.data != NULL:
             ck_readbuf_free(&self.mem)
+            _buffer_bytes -= self.size
 
     def __getbuffer__(self, Py_buffer *view, int flags):
         PyBuffer_FillInfo(view, self, self.data, self.size, 0, flags)
@@ -157,6 +211,20 @@ cdef class _ReadBuffer:
 
     def __releasebuffer__(self, Py_buffer *view):
         self.exports -= 1
+
+
+cdef Py_ssize_t _buffer_bytes = 0, _buffer_peak = 0
+
+
+def read_buffer_bytes(bint reset_peak=False):
+    """``(alive, peak)``: bytes of read buffers alive now (kept by chunkers, pooled, or held by
+    chunks) and the most alive at once since the last reset; ``reset_peak`` first sets the peak to
+    the bytes alive. Read buffers are mapped outside Python's allocator (csrc/readbuf.c), so
+    tracemalloc does not see them."""
+    global _buffer_peak
+    if reset_peak:
+        _buffer_peak = _buffer_bytes
+    return _buffer_bytes, _buffer_peak
 
 
 cdef class Chunker:
@@ -181,37 +249,8 @@ cdef class Chunker:
         self.buffers = []
         self.ready = True
 
-    cdef _ReadBuffer take_buffer(self):
-        """A kept read buffer no chunk refers to any more (this chunker's, else one a collected
-        chunker left of the same size), else a new one (max_size + READ_SIZE bytes)."""
-        cdef _ReadBuffer b
-        cdef Py_ssize_t size = self.params.max_size + READ_SIZE
-        for kept in (self.buffers, _orphan_buffers):
-            for i in range(len(kept)):
-                b = kept[i]
-                if not b.exports and b.size == size:
-                    del kept[i]
-                    return b
-        return _ReadBuffer(size)
-
-    cdef keep_buffers(self, _ReadBuffer a, _ReadBuffer b):
-        """Keep a finished stream's buffers for the next one; beyond KEPT_BUFFERS, let go of
-        those a chunk still refers to first, then the oldest."""
-        for x in (a, b):
-            if x is not None:
-                self.buffers.append(x)
-        while len(self.buffers) > KEPT_BUFFERS:
-            del self.buffers[next((i for i, x in enumerate(self.buffers) if (<_ReadBuffer>x).exports), 0)]
-
     def __dealloc__(self):
-        # Hand the free kept buffers on (_orphan_buffers). At interpreter exit the module's globals
-        # may be gone, and a chunker cleared by the cycle collector has no list left.
-        global _orphan_buffers
-        if type(self.buffers) is not list or type(_orphan_buffers) is not list:
-            return
-        _orphan_buffers += self.buffers    # with those a chunk still refers to: taken once it is dropped
-        if len(_orphan_buffers) > KEPT_BUFFERS:
-            del _orphan_buffers[:len(_orphan_buffers) - KEPT_BUFFERS]
+        give_back(self.buffers)
 
     cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *:
         """ck_next_cut without the GIL (the buffers stay exported while it runs); a
@@ -331,7 +370,7 @@ cdef class Chunker:
         # With read-ahead (ra), the next READ_SIZE bytes after `end` are being read while the
         # bytes before it are scanned and yielded: [end, end + pending) is the thread's until
         # it is waited for, so a move of the uncut bytes happens only with no read in flight.
-        cdef _ReadBuffer buf = self.take_buffer(), spare = None
+        cdef _ReadBuffer buf = take_buffer(self.buffers, self.params.max_size + READ_SIZE), spare = None
         cdef size_t cap = buf.size
         cdef uint8_t *base = buf.data
         cdef size_t start = 0, end = 0, r, got, pending = 0
@@ -360,7 +399,7 @@ cdef class Chunker:
                 if not pending:
                     if cap - end < READ_SIZE and start > 0:
                         if spare is None or spare.exports:
-                            spare = self.take_buffer()
+                            spare = take_buffer(self.buffers, self.params.max_size + READ_SIZE)
                         memcpy(spare.data, base + start, end - start)
                         buf, spare = spare, buf
                         base = buf.data
@@ -386,7 +425,7 @@ cdef class Chunker:
             if ra != NULL:
                 with nogil:
                     ck_readahead_stop(ra)           # a read in flight writes into buf: let it end first
-            self.keep_buffers(buf, spare)
+            keep_buffers(self.buffers, (buf, spare))
 
 
 cdef size_t read_ahead(ck_readahead *ra, uint8_t *base, size_t end, size_t cap):

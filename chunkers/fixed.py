@@ -11,7 +11,8 @@ from __future__ import annotations
 import io
 import os
 
-from chunkers.driver import Chunk, all_zero, check_sparse, open_source
+from chunkers.driver import (READ_SIZE, Chunk, all_zero, check_sparse, give_back, keep_buffers, open_source,
+                             take_buffer)
 from chunkers.registry import SINGLE, register_single, resolve
 from chunkers.params import check_fixed
 
@@ -38,6 +39,18 @@ class Fixed:
         resolve("fixed", kernel)
         self.block_size, self.header_size, self.sparse = block_size, header_size, check_sparse(sparse)
         self.params_tuple = ("fixed", block_size, header_size)
+        self._buffers = []      # read buffers kept for the next stream (_stream)
+
+    def __del__(self, _give_back=give_back):    # bound now: at interpreter exit the module may be gone
+        _give_back(self.__dict__.get("_buffers"))
+
+    def __getstate__(self):
+        """Pickle and copy: the parameters, not the read buffers (each copy keeps its own)."""
+        return {k: v for k, v in self.__dict__.items() if k != "_buffers"}
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._buffers = []
 
     def __repr__(self):
         return f"<Fixed {self.params_tuple!r} kernel={self.kernel!r}>"
@@ -59,7 +72,8 @@ class Fixed:
         src = open_source(source, self.sparse)
         if isinstance(src, memoryview):
             return self._memory(src)
-        read = None if self.sparse else _direct_read(source)
+        small = max(self.block_size, self.header_size) < READ_SIZE    # larger: views, as the CDC driver's
+        read = _direct_read(source) if small and not self.sparse else None
         return self._stream(src) if read is None else self._read_stream(read)
 
     def chunk_sizes(self, source) -> list[int]:
@@ -76,7 +90,8 @@ class Fixed:
             pos += len(piece)
 
     def _read_stream(self, read):
-        """The stream of an OS file read as fresh bytes per chunk (no copy out of a staging buffer)."""
+        """The stream of small blocks of an OS file or BytesIO read as fresh bytes per chunk (no
+        copy out of a staging buffer)."""
         for want in self._wanted():
             data = _read_full(read, want)
             if data:
@@ -85,17 +100,29 @@ class Fixed:
                 return
 
     def _stream(self, reader):
-        view = memoryview(bytearray(max(self.block_size, self.header_size)))
+        """The stream of a reader. Blocks (or a header) of at least READ_SIZE are read straight into
+        page-aligned read buffers (csrc/readbuf.h) and yielded as read-only views of them, no copy;
+        a buffer is read into again only once no chunk refers to it (driver.take_buffer: this
+        chunker's two kept buffers, else the pool of collected chunkers'), so a kept chunk never
+        changes. Smaller blocks go through one staging buffer and are copied out."""
+        size = max(self.block_size, self.header_size)
+        views = size >= READ_SIZE
+        staging = None if views else bytearray(size)
         for want in self._wanted():
-            got = 0
-            while got < want:
-                n = reader(view[got:want])
-                if n == 0:
-                    break
-                got += n
+            buf = take_buffer(self._buffers, size) if views else staging
+            with memoryview(buf) as view:
+                got = 0
+                while got < want:
+                    n = reader(view[got:want])
+                    if n == 0:
+                        break
+                    got += n
+                piece = view[:got].toreadonly()
             if got:
-                piece = view[:got]
-                yield Chunk(None, got, True) if all_zero(piece) else Chunk(bytes(piece), got, False)
+                yield Chunk(None, got, True) if all_zero(piece) else Chunk(piece if views else bytes(piece), got, False)
+            del piece               # this frame's view would keep buf in use at the next take_buffer
+            if views:
+                keep_buffers(self._buffers, (buf,))
             if got < want:
                 return
 

@@ -3,10 +3,13 @@ the cut lists are in test_spec_kernels), their parameters and errors, sparse
 reading for every chunker (01 §8, 04 B.3), and the CLI. Expected values come
 from the spec tables (conformance.spec_values) and the pure-Python model."""
 
+import copy
 import gzip
 import hashlib
 import io
+import mmap
 import os
+import pickle
 import random
 import struct
 
@@ -16,6 +19,7 @@ import chunkers
 from chunkers import buzhash, cli
 from chunkers.params import ParamsError, parse_params
 from conformance import spec_values as spec
+from conformance.inputs import sha_ctr
 from conformance.model import buzhash as model_buzhash
 from conformance.tests.test_chunks import ChunkedReader
 from conformance.tests.test_model_spec import _windowed_grid
@@ -173,6 +177,75 @@ def test_fixed_from_a_bytesio_at_an_offset():
     assert [(c.size, c.all_zero, c.tobytes()) for c in staged] == [(c.size, c.all_zero, c.tobytes()) for c in chunks]
 
 
+MIB = 1 << 20
+
+
+def _sources(path, data):
+    """Every stream source kind over the bytes of ``path`` (== ``data``): name -> opener."""
+    def pipe():
+        r, w = os.pipe()
+        import threading
+        threading.Thread(target=lambda: (os.write(w, data), os.close(w)), daemon=True).start()
+        return r
+    return {"fd": lambda: os.open(path, os.O_RDONLY), "FileIO": lambda: open(path, "rb", buffering=0),
+            "buffered": lambda: open(path, "rb"), "BytesIO": lambda: io.BytesIO(data), "pipe": pipe,
+            "short reads": lambda: ChunkedReader(data, [MIB // 3, 7])}
+
+
+@pytest.mark.parametrize("block, header", [(MIB, 0), (2 * MIB + 1, 5), (4096, MIB + 3)])
+def test_fixed_large_blocks_are_views_of_aligned_buffers(tmp_path, block, header):
+    """Blocks (or a header) of 1 MiB and more are read straight into page-aligned read buffers and
+    yielded as read-only views of them (no copy): from every source kind, the sizes, an all-zero
+    block, the short tail and the bytes are those of the in-memory cut."""
+    import ctypes
+    rng = random.Random(block + header)
+    data = rng.randbytes(header + block) + bytes(block) + rng.randbytes(block // 2 + 1)
+    path = tmp_path / "f"
+    path.write_bytes(data)
+    want = [(c.size, c.all_zero, c.tobytes()) for c in chunkers.Fixed(block, header).chunkify(data)]
+    for name, opener in _sources(path, data).items():
+        src = opener()
+        try:
+            chunks = list(chunkers.Fixed(block, header).chunkify(src))
+        finally:
+            os.close(src) if isinstance(src, int) else src.close()
+        assert [(c.size, c.all_zero, c.tobytes()) for c in chunks] == want, name
+        for c in chunks:
+            if c.data is not None:
+                assert isinstance(c.data, memoryview) and c.data.readonly, name
+                assert ctypes.addressof(ctypes.c_char.from_buffer(c.data.obj)) % mmap.PAGESIZE == 0
+
+
+def test_fixed_buffers_are_reused_never_while_a_chunk_refers_to_them():
+    """A kept chunk's buffer is never read into again; dropped chunks' buffers are: streams of
+    1 MiB blocks keep at most two buffers alive, and a new chunker takes a collected one's
+    free buffers instead of new memory. Chunks kept from the first stream keep their bytes."""
+    driver = chunkers.driver
+    data, other = sha_ctr(6 * MIB + 5), sha_ctr(6 * MIB + 5)[3:]
+    f = chunkers.Fixed(MIB)
+    kept = list(f.chunkify(io.BytesIO(data)))           # every buffer held by a kept chunk
+    base = driver.read_buffer_bytes(reset_peak=True)[0]
+    assert b"".join(c.tobytes() for c in f.chunkify(io.BytesIO(other))) == other
+    assert driver.read_buffer_bytes()[1] - base <= 2 * MIB
+    driver._orphan_buffers.clear()
+    del f                                               # its two free buffers go to the pool
+    base = driver.read_buffer_bytes(reset_peak=True)[0]
+    assert b"".join(c.tobytes() for c in chunkers.Fixed(MIB).chunkify(io.BytesIO(other))) == other
+    assert driver.read_buffer_bytes()[1] == base        # no new buffer
+    assert b"".join(c.tobytes() for c in kept) == data
+
+
+def test_fixed_with_kept_buffers_pickles_and_copies():
+    """Pickle and copy carry the parameters, not the read buffers: after a stream of 1 MiB
+    blocks, each copy cuts the same chunks as the original."""
+    f = chunkers.Fixed(MIB, 100, sparse=True)
+    data = sha_ctr(3 * MIB)
+    want = [c.size for c in f.chunkify(io.BytesIO(data))]
+    for g in (pickle.loads(pickle.dumps(f)), copy.copy(f), copy.deepcopy(f)):
+        assert (g.block_size, g.header_size, g.sparse) == (MIB, 100, True)
+        assert [c.size for c in g.chunkify(io.BytesIO(data))] == want == [100, MIB, MIB, MIB - 100]
+
+
 def test_fixed_constructor_limits():
     for args, error in (((0,), ParamsError), ((20971480,), ParamsError), ((64, 20971480), ParamsError),
                         ((64.0,), TypeError)):
@@ -205,7 +278,7 @@ def _reports_holes(path):
 
 
 SPARSE_PARAMS = ["fastcdc,10,16,12,2", "buzhash64,10,16,12,4095,2", "buzhash,10,16,12,4095", "fixed,65536",
-                 "fixed,4096,100"]
+                 "fixed,4096,100", "fixed,1048576"]
 
 
 @pytest.fixture

@@ -198,19 +198,18 @@ def test_chunkers_left_at_exit_or_in_a_cycle(tmp_path):
 
 
 def test_stream_memory_is_bounded_when_chunks_are_dropped():
-    """Chunking a 24 MiB stream chunk by chunk allocates at most a few read buffers (max_size +
-    1 MiB each), not memory growing with the stream."""
-    import tracemalloc
+    """Chunking a 24 MiB stream chunk by chunk keeps at most a few read buffers (max_size + 1 MiB
+    each) alive at once, not memory growing with the stream; kept chunks hold theirs."""
     data = sha_ctr(24 << 20)
-    chunker = chunkers.FastCDC(KEY, 10, 16, 12, 0)
-    tracemalloc.start()
-    try:
-        n = sum(c.size for c in chunker.chunkify(io.BytesIO(data)))
-        peak = tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-    assert n == len(data)
-    assert peak < 4 * ((1 << 16) + (1 << 20)), peak
+    size = (1 << 16) + chunkers.driver.READ_SIZE
+    for keep in (False, True):
+        chunker = chunkers.FastCDC(KEY, 10, 16, 12, 0)
+        base = chunkers.driver.read_buffer_bytes(reset_peak=True)[0]
+        kept = [c for c in chunker.chunkify(io.BytesIO(data)) if keep]
+        alive, peak = chunkers.driver.read_buffer_bytes()
+        assert peak - base < 4 * size if not keep else peak - base > 20 * size, (base, peak)
+        assert sum(c.size for c in kept) == (len(data) if keep else 0)
+        del kept, chunker
 
 
 def test_chunker_is_reusable_and_iterations_independent():
