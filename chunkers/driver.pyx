@@ -60,7 +60,7 @@ cpdef _ReadBuffer take_buffer(list kept, Py_ssize_t size):
     cdef _ReadBuffer b
     for pool in (kept, _orphan_buffers):
         for i in range(len(pool)):
-            b = pool[i]
+            b = <_ReadBuffer?>pool[i]
             if not b.exports and b.size == size:
                 del pool[i]
                 return b
@@ -68,36 +68,46 @@ cpdef _ReadBuffer take_buffer(list kept, Py_ssize_t size):
 
 
 cpdef keep_buffers(list kept, tuple buffers):
-    """Append ``buffers`` (None skipped) to a chunker's ``kept`` list for its next stream; beyond
-    KEPT_BUFFERS, let go of those a chunk still refers to first, then the oldest."""
+    """Append ``buffers`` (read buffers, None skipped) to a chunker's ``kept`` list for its next
+    stream; beyond KEPT_BUFFERS, let go of those a chunk still refers to first, then the oldest."""
     cdef Py_ssize_t i
     for x in buffers:
         if x is not None:
-            kept.append(x)
+            kept.append(<_ReadBuffer?>x)
     while len(kept) > KEPT_BUFFERS:
         i = 0
-        while i < len(kept) and not (<_ReadBuffer>kept[i]).exports:
+        while i < len(kept) and not (<_ReadBuffer?>kept[i]).exports:
             i += 1
         del kept[i if i < len(kept) else 0]
 
 
 cpdef give_back(kept):
-    """Hand a collected chunker's ``kept`` buffers to the pool (also those a chunk still refers
-    to: taken once it is dropped); the oldest beyond the pool's bounds are let go. Does nothing
-    when ``kept`` or the pool is gone: at interpreter exit, or after the cycle collector."""
-    global _orphan_buffers
+    """Move a collected chunker's ``kept`` buffers into the pool (``kept`` is emptied; also those
+    a chunk still refers to: taken once it is dropped); the oldest beyond the pool's bounds are
+    let go. Does nothing when ``kept`` or the pool is gone: at interpreter exit, or after the
+    cycle collector. Any allocation here may run the collector, and with it another chunker's
+    give_back or a finalizer's stream: the pool is only appended to and has buffers removed by
+    identity, never rewritten from a copy that could hold a buffer taken meanwhile."""
     if type(kept) is not list or type(_orphan_buffers) is not list:
         return
+    moved = [<_ReadBuffer?>b for b in kept]
+    del kept[:]
+    _orphan_buffers.extend(moved)
     cdef dict per_size = {}
-    cdef Py_ssize_t total = 0
-    left = []
-    for b in reversed(_orphan_buffers + kept):
+    cdef Py_ssize_t total = 0, n
+    drop = []
+    for b in reversed(_orphan_buffers[:]):
         n = per_size.get((<_ReadBuffer>b).size, 0)
         if n < KEPT_BUFFERS and total + (<_ReadBuffer>b).size <= ORPHAN_BYTES:
             per_size[(<_ReadBuffer>b).size] = n + 1
             total += (<_ReadBuffer>b).size
-            left.append(b)
-    _orphan_buffers[:] = left[::-1]
+        else:
+            drop.append(b)
+    for b in drop:
+        for i in range(len(_orphan_buffers)):
+            if _orphan_buffers[i] is b:
+                del _orphan_buffers[i]
+                break
 
 
 DEF SIGNAL_CHECK_BYTES = 4 << 20
@@ -116,8 +126,8 @@ class Chunk(NamedTuple):
     the caller's buffer for in-memory sources, a read-only ``memoryview``
     into the driver's read buffer for streams (valid as long as it is held;
     holding it keeps that buffer, max_size + 1 MiB, alive; fixed: a buffer of
-    the block size for blocks of 1 MiB and more, ``bytes`` for smaller
-    blocks); or ``None`` when every byte is zero (borg's CH_ALLOC:
+    the chunk's own size for a block or header of 1 MiB and more, ``bytes``
+    for smaller ones); or ``None`` when every byte is zero (borg's CH_ALLOC:
     only the size is delivered). ``size``: length in
     bytes, always > 0. ``all_zero``: True iff every byte of the chunk is zero.
     """
@@ -192,6 +202,8 @@ cdef class _ReadBuffer:
 
     def __cinit__(self, Py_ssize_t size):
         global _buffer_bytes, _buffer_peak
+        if size <= 0:
+            raise ValueError(f"a read buffer needs at least one byte, not {size}")
         if ck_readbuf_alloc(&self.mem, size):
             raise MemoryError(f"cannot allocate a {size}-byte read buffer")
         self.data = self.mem.data

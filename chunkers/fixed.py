@@ -42,7 +42,7 @@ class Fixed:
         self._buffers = []      # read buffers kept for the next stream (_stream)
 
     def __del__(self, _give_back=give_back):    # bound now: at interpreter exit the module may be gone
-        _give_back(self.__dict__.get("_buffers"))
+        _give_back(self.__dict__.get("_buffers"))   # moves them: a Fixed resurrected keeps none
 
     def __getstate__(self):
         """Pickle and copy: the parameters, not the read buffers (each copy keeps its own)."""
@@ -100,16 +100,17 @@ class Fixed:
                 return
 
     def _stream(self, reader):
-        """The stream of a reader. Blocks (or a header) of at least READ_SIZE are read straight into
-        page-aligned read buffers (csrc/readbuf.h) and yielded as read-only views of them, no copy;
-        a buffer is read into again only once no chunk refers to it (driver.take_buffer: this
-        chunker's two kept buffers, else the pool of collected chunkers'), so a kept chunk never
-        changes. Smaller blocks go through one staging buffer and are copied out."""
-        size = max(self.block_size, self.header_size)
-        views = size >= READ_SIZE
-        staging = None if views else bytearray(size)
+        """The stream of a reader. A block or header of at least READ_SIZE is read straight into a
+        page-aligned read buffer of its size (csrc/readbuf.h) and yielded as a read-only view of
+        it, no copy; a buffer is read into again only once no chunk refers to it
+        (driver.take_buffer: this chunker's two kept buffers, else the pool of collected
+        chunkers'), so a kept chunk never changes. Smaller ones go through one staging buffer and
+        are copied out (a kept chunk then holds its own bytes, not a buffer)."""
+        small = [w for w in (self.block_size, self.header_size) if 0 < w < READ_SIZE]
+        staging = bytearray(max(small)) if small else None
         for want in self._wanted():
-            buf = take_buffer(self._buffers, size) if views else staging
+            views = want >= READ_SIZE
+            buf = take_buffer(self._buffers, want) if views else staging
             with memoryview(buf) as view:
                 got = 0
                 while got < want:

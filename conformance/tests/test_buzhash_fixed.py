@@ -194,9 +194,10 @@ def _sources(path, data):
 
 @pytest.mark.parametrize("block, header", [(MIB, 0), (2 * MIB + 1, 5), (4096, MIB + 3)])
 def test_fixed_large_blocks_are_views_of_aligned_buffers(tmp_path, block, header):
-    """Blocks (or a header) of 1 MiB and more are read straight into page-aligned read buffers and
-    yielded as read-only views of them (no copy): from every source kind, the sizes, an all-zero
-    block, the short tail and the bytes are those of the in-memory cut."""
+    """Blocks (or a header) of 1 MiB and more are read straight into page-aligned read buffers of
+    their size and yielded as read-only views of them (no copy), a smaller header or block as
+    bytes: from every source kind, the sizes, an all-zero block, the short tail and the bytes are
+    those of the in-memory cut."""
     import ctypes
     rng = random.Random(block + header)
     data = rng.randbytes(header + block) + bytes(block) + rng.randbytes(block // 2 + 1)
@@ -210,10 +211,15 @@ def test_fixed_large_blocks_are_views_of_aligned_buffers(tmp_path, block, header
         finally:
             os.close(src) if isinstance(src, int) else src.close()
         assert [(c.size, c.all_zero, c.tobytes()) for c in chunks] == want, name
-        for c in chunks:
-            if c.data is not None:
-                assert isinstance(c.data, memoryview) and c.data.readonly, name
-                assert ctypes.addressof(ctypes.c_char.from_buffer(c.data.obj)) % mmap.PAGESIZE == 0
+        for i, c in enumerate(chunks):
+            asked = header if header and i == 0 else block
+            if c.data is None:
+                continue
+            if asked < MIB:         # a small header or block: bytes of its own
+                assert type(c.data) is bytes, name
+                continue
+            assert isinstance(c.data, memoryview) and c.data.readonly and len(memoryview(c.data.obj)) == asked, name
+            assert ctypes.addressof(ctypes.c_char.from_buffer(c.data.obj)) % mmap.PAGESIZE == 0
 
 
 def test_fixed_buffers_are_reused_never_while_a_chunk_refers_to_them():
@@ -233,6 +239,36 @@ def test_fixed_buffers_are_reused_never_while_a_chunk_refers_to_them():
     assert b"".join(c.tobytes() for c in chunkers.Fixed(MIB).chunkify(io.BytesIO(other))) == other
     assert driver.read_buffer_bytes()[1] == base        # no new buffer
     assert b"".join(c.tobytes() for c in kept) == data
+
+
+def test_fixed_small_blocks_after_a_large_header_are_bytes_of_their_own():
+    """A header of 1 MiB is a view of a buffer of its own size; the 4 KiB blocks after it, all
+    kept, are bytes (each held a header-sized buffer before: 2 GiB for 9 MB of data)."""
+    driver = chunkers.driver
+    data = sha_ctr(3 * MIB)
+    base = driver.read_buffer_bytes(reset_peak=True)[0]
+    chunks = list(chunkers.Fixed(4096, MIB).chunkify(io.BytesIO(data)))
+    assert isinstance(chunks[0].data, memoryview) and len(memoryview(chunks[0].data.obj)) == MIB
+    assert all(type(c.data) is bytes for c in chunks[1:]) and len(chunks) == 1 + 512
+    assert driver.read_buffer_bytes()[1] - base <= MIB
+    assert b"".join(c.tobytes() for c in chunks) == data
+    small_header = list(chunkers.Fixed(MIB, 100).chunkify(io.BytesIO(data)))
+    assert type(small_header[0].data) is bytes and all(len(memoryview(c.data.obj)) == MIB for c in small_header[1:])
+
+
+def test_fixed_finalizer_moves_its_buffers():
+    """A Fixed's finalizer moves its kept buffers to the pool: run twice (a finalizer resurrecting
+    it, or called by hand) it puts each buffer there once, and the Fixed streams on with new ones."""
+    driver = chunkers.driver
+    data = sha_ctr(3 * MIB)
+    f = chunkers.Fixed(MIB)
+    assert b"".join(c.tobytes() for c in f.chunkify(io.BytesIO(data))) == data
+    mine = [id(b) for b in f._buffers]
+    driver._orphan_buffers.clear()
+    f.__del__()
+    f.__del__()
+    assert f._buffers == [] and sorted(id(b) for b in driver._orphan_buffers) == sorted(mine) and len(mine) == 2
+    assert b"".join(c.tobytes() for c in f.chunkify(io.BytesIO(data))) == data
 
 
 def test_fixed_with_kept_buffers_pickles_and_copies():

@@ -174,6 +174,23 @@ def test_a_read_buffer_that_cannot_be_had_is_a_memory_error(tmp_path):
                                             "cannot allocate a 9437184-byte read buffer"])
 
 
+def test_buffer_pool_functions_refuse_what_is_not_a_read_buffer():
+    """take_buffer / keep_buffers / give_back (shared by the chunkers) check what they are given:
+    a TypeError, the pool untouched; a read buffer of no bytes is a ValueError."""
+    driver = chunkers.driver
+    driver._orphan_buffers.clear()
+    with pytest.raises(TypeError):
+        driver.give_back(["x"])
+    with pytest.raises(TypeError):
+        driver.keep_buffers([], (1, "a"))
+    with pytest.raises(TypeError):
+        driver.take_buffer(["x"], 4096)
+    assert driver._orphan_buffers == []
+    with pytest.raises(ValueError, match="at least one byte"):
+        driver.take_buffer([], 0)
+    assert list(fastcdc().chunkify(io.BytesIO(b"x" * 100)))[0].size == 100
+
+
 def test_chunkers_left_at_exit_or_in_a_cycle(tmp_path):
     """A chunker with kept buffers alive at interpreter exit, and one in a reference cycle cleared
     by the collector, are freed without an error (the pool and their list may be gone by then)."""
