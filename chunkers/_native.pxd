@@ -45,7 +45,5 @@ cdef extern from "csrc/readahead.h":
 
 
 cdef extern from "csrc/readbuf.h":
-    ctypedef struct ck_readbuf:
-        uint8_t *data
-    int ck_readbuf_alloc(ck_readbuf *b, size_t size) nogil
-    void ck_readbuf_free(ck_readbuf *b) nogil
+    uint8_t *ck_readbuf_alloc(size_t size) nogil
+    void ck_readbuf_free(uint8_t *data, size_t size) nogil

@@ -1,8 +1,7 @@
 from libc.stdint cimport uint8_t, uint64_t
-from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor, ck_readbuf
+from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor
 
 cdef class _ReadBuffer:
-    cdef ck_readbuf mem
     cdef uint8_t *data
     cdef Py_ssize_t size
     cdef readonly Py_ssize_t exports     # buffer exports alive (chunks, their slices)

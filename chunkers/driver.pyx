@@ -204,9 +204,9 @@ cdef class _ReadBuffer:
         global _buffer_bytes, _buffer_peak
         if size <= 0:
             raise ValueError(f"a read buffer needs at least one byte, not {size}")
-        if ck_readbuf_alloc(&self.mem, size):
+        self.data = ck_readbuf_alloc(size)
+        if self.data == NULL:
             raise MemoryError(f"cannot allocate a {size}-byte read buffer")
-        self.data = self.mem.data
         self.size = size
         _buffer_bytes += size
         _buffer_peak = max(_buffer_peak, _buffer_bytes)
@@ -214,7 +214,7 @@ cdef class _ReadBuffer:
     def __dealloc__(self):
         global _buffer_bytes
         if self.data != NULL:
-            ck_readbuf_free(&self.mem)
+            ck_readbuf_free(self.data, self.size)
             _buffer_bytes -= self.size
 
     def __getbuffer__(self, Py_buffer *view, int flags):

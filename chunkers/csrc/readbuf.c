@@ -14,30 +14,25 @@
 #endif
 
 #if defined(MAP_ANONYMOUS) && !defined(CK_READBUF_ASAN)
-int ck_readbuf_alloc(ck_readbuf *b, size_t size)
+uint8_t *ck_readbuf_alloc(size_t size)
 {
     void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (m == MAP_FAILED)
-        return -1;
-    b->data = m;
-    b->len = size;
-    return 0;
+    return m == MAP_FAILED ? NULL : m;
 }
 
-void ck_readbuf_free(ck_readbuf *b)
+void ck_readbuf_free(uint8_t *data, size_t size)
 {
-    munmap(b->data, b->len);
+    munmap(data, size);
 }
 #else
-int ck_readbuf_alloc(ck_readbuf *b, size_t size)
+uint8_t *ck_readbuf_alloc(size_t size)
 {
-    b->data = calloc(size, 1);
-    b->len = 0;
-    return b->data ? 0 : -1;
+    return calloc(size, 1);
 }
 
-void ck_readbuf_free(ck_readbuf *b)
+void ck_readbuf_free(uint8_t *data, size_t size)
 {
-    free(b->data);
+    (void)size;
+    free(data);
 }
 #endif

@@ -15,17 +15,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
-    uint8_t *data;      /* size bytes, zero-filled, page-aligned (but under AddressSanitizer) */
-    size_t len;         /* a private mapping of len bytes, or 0: calloc'd */
-} ck_readbuf;
+/* A zero-filled, page-aligned buffer of size > 0 bytes, or NULL (errno set) when
+ * there is no memory. Under AddressSanitizer it is calloc'd instead (not
+ * page-aligned), so its redzones check the driver's indices. */
+uint8_t *ck_readbuf_alloc(size_t size);
 
-/* Allocate b->data of size > 0 bytes; 0, or -1 (errno set) when there is no
- * memory. Under AddressSanitizer the buffer is calloc'd instead, so its
- * redzones check the driver's indices. */
-int ck_readbuf_alloc(ck_readbuf *b, size_t size);
-
-/* Give b's memory back. */
-void ck_readbuf_free(ck_readbuf *b);
+/* Give back a buffer of ck_readbuf_alloc(size). */
+void ck_readbuf_free(uint8_t *data, size_t size);
 
 #endif
