@@ -44,8 +44,11 @@ DEF COPY_PHASE = 4096
 # the next reads land as the earlier ones did relative to the file's pages (the first read is into
 # a page-aligned buffer): read(2) into a destination 1 to 31 bytes past the source's offset within
 # a page runs at ~2 GB/s instead of 7-8 (4K aliasing in the kernel's copy; AMD EPYC Zen 4 VM). At
-# offset 0 a move's (end - start) % 4096 fell in that band about once in 130 moves. The buffer
-# has room: the uncut bytes are fewer than max_size (or the scan would have cut).
+# offset 0 a move's (end - start) % 4096 fell in that band about once in 130 moves. Only where at
+# least half a read fits after them (always, with READ_SIZE >= 8 KiB), else at offset 0, where a
+# full read fits (the uncut bytes are fewer than max_size, or the scan would have cut): a move
+# must leave room to read, or an empty read would be taken for the end of the stream (the fuzz
+# harness sets READ_SIZE far below 4096).
 
 DEF KEPT_BUFFERS = 2
 # Read buffers a chunker keeps for its next stream: allocating (and zeroing) max_size + 1 MiB per
@@ -421,6 +424,8 @@ cdef class Chunker:
                         if spare is None or spare.exports:
                             spare = take_buffer(self.buffers, self.params.max_size + READ_SIZE)
                         phase = <size_t>(<uintptr_t>(base + start) & (COPY_PHASE - 1))
+                        if phase + (end - start) + (<size_t>READ_SIZE + 1) // 2 > cap:
+                            phase = 0       # less than half a read would fit after them
                         memcpy(spare.data + phase, base + start, end - start)
                         buf, spare = spare, buf
                         base = buf.data

@@ -4,6 +4,7 @@ misbehaviour, the all-zero classification, empty and short inputs."""
 import io
 import mmap
 import os
+import random
 import subprocess
 import sys
 
@@ -181,6 +182,26 @@ def test_moved_bytes_keep_their_offset_within_a_page(feed, tmp_path):
             pos += c.size
     assert pos == len(data) and len(buffers) >= 2
     assert len(phases) == 1
+
+
+@pytest.mark.parametrize("read_size", [1, 2, 251, 4095, 4097, 8192])
+@pytest.mark.parametrize("read_ahead_min", [0, None])
+def test_moves_leave_room_to_read_for_any_read_size(read_size, read_ahead_min, monkeypatch, tmp_path):
+    """With READ_SIZE below the 4 KiB page phase kept by a move (the fuzz harness lowers it), a
+    move still leaves room to read: the stream by descriptor, read ahead or not, cuts as the
+    input in memory (at abe3512 a move could leave none: the empty read ended the stream after
+    1275 of 64000 bytes, with no error)."""
+    data = random.Random(0).randbytes(64000)
+    c = chunkers.FastCDC(KEY, 6, 10, 7, 0)
+    want = c.chunk_sizes(data)
+    path = tmp_path / "data"
+    path.write_bytes(data)
+    monkeypatch.setattr(chunkers.driver, "READ_SIZE", read_size)
+    if read_ahead_min is not None:
+        monkeypatch.setattr(chunkers.driver, "READ_AHEAD_MIN", read_ahead_min)
+    with open(path, "rb") as f:
+        assert c.chunk_sizes(f.fileno()) == want
+    assert c.chunk_sizes(io.BytesIO(data)) == want
 
 
 NO_MEMORY = """
