@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+from chunkers.params import decimal
+
 
 def _console(as_json: bool):
     from chunkers.console import PipeConsole
@@ -66,12 +68,12 @@ def cmd_tune(args) -> int:
     check_memory("tune", args.size, 2)
     why = unwritable(args.out)        # before the measuring, not after it
     if why:
-        raise UsageError(f"--out: cannot write {args.out} ({why})")
+        raise UsageError(f"--out: cannot write {args.out!r} ({why})")
     console = _console(args.json)
     with console.status("tune") as status:
         mb_s = defaults.measure(args.size << 20, args.rounds, progress=lambda s: status.update(f"measuring, {s}"))
-    doc = defaults.document(mb_s)
-    defaults.write(args.out, doc)
+        doc = defaults.document(mb_s)
+        defaults.write(args.out, doc)   # before the status ends: its last write can find the output lost
     if args.json:
         print(json.dumps(doc, indent=2))
     else:
@@ -85,7 +87,7 @@ def cmd_tune(args) -> int:
 def add_tune(sub) -> None:
     t = sub.add_parser("tune", help="measure this machine's fastest kernels and write a defaults file")
     t.add_argument("--out", default="chunkers-defaults.json", help="file to write (default chunkers-defaults.json)")
-    t.add_argument("--size", type=int, default=16, help="MiB of data per run (default 16)")
-    t.add_argument("--rounds", type=int, default=7, help="interleaved rounds, best counts (default 7)")
+    t.add_argument("--size", type=decimal, default=16, help="MiB of data per run (default 16)")
+    t.add_argument("--rounds", type=decimal, default=7, help="interleaved rounds, best counts (default 7)")
     t.add_argument("--json", action="store_true")
     t.set_defaults(func=cmd_tune)

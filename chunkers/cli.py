@@ -21,8 +21,9 @@ import sys
 
 import chunkers
 from chunkers import bench as bench_mod, clihelp, registry
+from chunkers.clihelp import ArgumentParser
 from chunkers.api import credential
-from chunkers.params import parse_params, resolved
+from chunkers.params import decimal, parse_params, resolved
 
 
 FORMATS = ("sizes", "csv", "jsonl")
@@ -195,6 +196,8 @@ def cmd_kernels(args) -> int:
 
 def unwritable(path: str) -> str | None:
     """Why ``path`` cannot be written as a file (checked before a long run, not after it), or None."""
+    if not path:
+        return "an empty name"
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path) or path.endswith(os.sep):
         return "a directory"
@@ -246,7 +249,7 @@ def cmd_bench(args) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m chunkers", description=__doc__.splitlines()[0],
+    p = ArgumentParser(prog="python -m chunkers", description=__doc__.splitlines()[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
     p.add_argument("--defaults", metavar="FILE", help="kernel defaults written by `tune` (sets CHUNKERS_DEFAULTS)")
     sub = p.add_subparsers(dest="command", required=True)
@@ -254,7 +257,7 @@ def parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
     c.add_argument("--params", required=True, help="chunker params, e.g. fastcdc,19,23,21,2")
     c.add_argument("--key", help="chunker key, 64 hex digits (default: 32 zero bytes)")
-    c.add_argument("--seed", type=int, help="legacy buzhash seed, a C int (default 0)")
+    c.add_argument("--seed", type=decimal, help="legacy buzhash seed, a C int (default 0)")
     c.add_argument("--kernel", help="scan kernel name (default: the env var or the platform default)")
     c.add_argument("--sparse", action="store_true", help="read file holes as zeros without reading them")
     c.add_argument("--format", choices=FORMATS, default="sizes",
@@ -270,9 +273,9 @@ def parser() -> argparse.ArgumentParser:
     k.add_argument("--json", action="store_true")
     k.set_defaults(func=cmd_kernels)
     b = sub.add_parser("bench", help="MB/s of every runnable kernel on seeded random data in memory")
-    b.add_argument("--size", type=int, default=64, help="MiB of data, any size that fits in memory (default 64)")
-    b.add_argument("--seed", type=int, default=0, help="seed of the random data (default 0)")
-    b.add_argument("--repeat", type=int, default=3, help="runs per kernel, best counts (default 3)")
+    b.add_argument("--size", type=decimal, default=64, help="MiB of data, any size that fits in memory (default 64)")
+    b.add_argument("--seed", type=decimal, default=0, help="seed of the random data (default 0)")
+    b.add_argument("--repeat", type=decimal, default=3, help="runs per kernel, best counts (default 3)")
     b.add_argument("--family", action="append", choices=sorted(bench_mod.BENCH_PARAMS),
                    help="only this family (repeatable; aes = the three AES chunkers)")
     b.add_argument("--no-scan", action="store_true", help="skip the scan-every-byte mode")
@@ -294,6 +297,10 @@ def main(argv=None) -> int:
     try:
         status = _main(argv)
         return 141 if closed["stdout"] and status == 0 else status   # the work is done, its output lost
+    except SystemExit as e:                     # --help: printed to /dev/null when stdout was closed
+        if closed["stdout"] and e.code == 0:
+            return 141
+        raise
     finally:
         for name, is_closed in closed.items():
             if is_closed:

@@ -3,6 +3,10 @@ chunker, the kernel names, the environment variables and the exit statuses, in p
 
 from __future__ import annotations
 
+import argparse
+import errno
+import sys
+
 PARAMS_SYNTAX = (
     ("fastcdc,MIN,MAX,MASK,NC", "fastcdc,19,23,21,2"),
     ("buzhash64,MIN,MAX,MASK,WINDOW,NC", "buzhash64,19,23,21,4095,2"),
@@ -45,3 +49,24 @@ def epilog() -> str:
               f"  {HIDE_ENV:<26} comma-separated CPU features treated as absent (testing)"]
     lines += ["", "exit status:", *(f"  {code:<4} {text}" for code, text in EXIT_STATUS)]
     return "\n".join(lines)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse's parser, where ``--help`` to a closed or full standard output (``| true``, ``>&-``,
+    ``> /dev/full``) is exit status 141 with nothing more printed, as every other lost output of
+    these commands (argparse's own ignores the write's error, or prints the help to standard error
+    when standard output is closed, and a failed final flush is a traceback); subcommands' parsers
+    are of this class too."""
+
+    def print_help(self, file=None):
+        out = file or sys.stdout
+        try:
+            if out is None:                 # started with `>&-`
+                raise BrokenPipeError(errno.EPIPE, "standard output closed")
+            out.write(self.format_help())
+            out.flush()                     # a closed pipe or a full disk shows here for a short text
+        except OSError:
+            if out is not None:
+                from chunkers.console import to_devnull
+                to_devnull(out)             # the interpreter's final flush must not fail again
+            self.exit(141)

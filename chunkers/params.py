@@ -145,10 +145,23 @@ re.ASCII because Unicode \\s also matches '\\x1c'..'\\x1f', which int() refuses 
 ParamsError: found by the params_parse fuzzer)."""
 
 
+def decimal(text: str) -> int:
+    """The integer ``text`` writes as a params field does (_DECIMAL: ASCII digits, an optional
+    sign, ASCII white space around); ValueError otherwise, also past int()'s 4300 digits. The
+    command lines' integer options use it too (argparse: "invalid decimal value: '...'"), so
+    '\u0665' (an Arabic-Indic 5) is not taken for 5 there either."""
+    if not isinstance(text, str) or not _DECIMAL.fullmatch(text):
+        raise ValueError(f"not a decimal integer: {text!r}")
+    return int(text)
+
+
 def _ints(fields: list[str]) -> list[int]:
-    if not all(_DECIMAL.fullmatch(f) for f in fields):
-        raise ParamsError(f"chunker params must be decimal integers: {','.join(fields)!r}")
-    return [int(f) for f in fields]
+    try:
+        return [decimal(f) for f in fields]
+    except ValueError:
+        text = ",".join(fields)
+        shown = repr(text) if len(text) <= 80 else f"{text[:60]!r}... ({len(text)} characters)"
+        raise ParamsError(f"chunker params must be decimal integers of at most 4300 digits: {shown}") from None
 
 
 def _check_cdc(name: str, lo: int, hi: int, mask_bits: int) -> None:
@@ -193,7 +206,8 @@ def parse_params(s) -> tuple:
     ``fixed,block[,header]``, ``fail,block,map`` and ``default``. A list or
     tuple is returned unchanged as a tuple. Raises ParamsError (a ValueError)
     naming the first broken rule, in the spec's order. Every constructor rule is checked too
-    (check_common, check_window, check_fixed), so an accepted string always constructs; the
+    (check_common, check_window, check_fixed), so an accepted string always constructs (but
+    ``fail``, borg's test chunker, which make_chunker refuses as unsupported); the
     constructors keep borg's wider surface (even buzhash windows, exponents below 6: spec 04 A.4
     and the golden vectors use them), which the string syntax does not reach.
     """

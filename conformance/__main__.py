@@ -24,6 +24,8 @@ import os
 import sys
 
 from chunkers.cli import short_of_memory, unwritable
+from chunkers.clihelp import ArgumentParser
+from chunkers.params import decimal
 from conformance.families import FAMILIES
 from conformance.job import run
 from conformance.realfiles import check_path
@@ -31,7 +33,10 @@ from conformance.tiers import TIERS
 
 
 def _size(text: str) -> int:
-    n = int(text)
+    try:
+        n = decimal(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
     return n
@@ -41,7 +46,7 @@ def _bytes(text: str) -> int:
     """A byte count with an optional K, M or G suffix (powers of 1024), at least 1."""
     scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:].upper(), 1)
     try:
-        n = int(text[:-1] if scale > 1 else text) * scale
+        n = decimal(text[:-1] if scale > 1 else text) * scale
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a byte count such as 500M, got {text!r}") from None
     if n < 1:
@@ -84,9 +89,9 @@ def _unused_options(args) -> str | None:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m conformance", description=__doc__.splitlines()[0])
+    p = ArgumentParser(prog="python -m conformance", description=__doc__.splitlines()[0])
     p.add_argument("paths", nargs="*", help="files or directories of real input (every regular file below; FIFOs, sockets, devices and dangling symlinks met in a walk are skipped and listed)")
-    p.add_argument("--seed", type=int, default=1, help="seed of the built-in corpus (default 1)")
+    p.add_argument("--seed", type=decimal, default=1, help="seed of the built-in corpus (default 1)")
     p.add_argument("--corpus-size", type=_size, default=1 << 20, help="bytes per built-in corpus input")
     p.add_argument("--report", metavar="FILE", help="write a JSON report")
     p.add_argument("--family", action="append", choices=list(FAMILIES), help="only this family (repeatable)")
@@ -113,8 +118,8 @@ def main(argv=None) -> int:
         problem = check_path(path)
         if problem:
             p.error(problem)
-    why = args.report and unwritable(args.report)
-    problem = f"--report: cannot write {args.report} ({why})" if why else _unused_options(args) or \
+    why = args.report is not None and unwritable(args.report)
+    problem = f"--report: cannot write {args.report!r} ({why})" if why else _unused_options(args) or \
         _corpus_too_large(args.corpus_size, args.jobs)
     if problem:
         p.error(problem)

@@ -23,7 +23,6 @@ otherwise, 2 for a bad build name or a compiler that is missing or fails.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import random
@@ -32,6 +31,7 @@ import shutil
 import sys
 import time
 
+from chunkers.clihelp import ArgumentParser
 from conformance.buildtree import REPO, BuildError, Tree
 
 BUILD_RE = re.compile(r"^(?P<cc>[A-Za-z0-9_.+/-]+?)-(?P<opt>O[0-3sz]|Ofast)$")
@@ -144,7 +144,7 @@ def run(builds: str, seed: int = 1, corpus_size: int = 1 << 20, families=None, b
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m conformance.builds", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="python -m conformance.builds", description=__doc__.splitlines()[0])
     ap.add_argument("--fingerprint", action="store_true", help="print this build's result hashes as JSON")
     ap.add_argument("--builds", default="gcc-O0,gcc-O2,gcc-O3,clang-O0,clang-O2,clang-O3")
     ap.add_argument("--bench-size", type=int, default=16, help="MiB per benchmark run (default 16)")

@@ -21,13 +21,13 @@ reason; an exclusion that matches no line is an error (stale).
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
 
+from chunkers.clihelp import ArgumentParser
 from conformance.buildtree import REPO, Tree
 
 BAR = 0.95
@@ -147,7 +147,7 @@ def print_rows(rows, problems) -> None:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m conformance.coverage", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="python -m conformance.coverage", description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=str(REPO / "build" / "coverage"), help="build tree (default build/coverage)")
     ap.add_argument("--pytest-args", default="-n 2", help="pytest arguments (default '-n 2')")
     ap.add_argument("--no-run", action="store_true", help="report the counts of an earlier run")

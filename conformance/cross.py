@@ -17,11 +17,11 @@ order. Writes a JSON report; exit status 1 on any difference.
 
 from __future__ import annotations
 
-import argparse
 import json
 import platform
 import sys
 
+from chunkers.clihelp import ArgumentParser
 from conformance import job
 from conformance.families import FAMILIES
 
@@ -43,7 +43,7 @@ def _kernel_rows(coverage: str, quick: bool = False, families=None, fail_fast: b
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m conformance.cross", description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog="python -m conformance.cross", description=__doc__.split("\n\n")[0])
     ap.add_argument("--emulator", default="native", help="how this interpreter runs, for the report (qemu-aarch64 ...)")
     ap.add_argument("--report", help="write the JSON report here")
     ap.add_argument("--quick", action="store_true",

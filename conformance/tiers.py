@@ -20,7 +20,6 @@ conformance.cross.
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import platform
@@ -29,6 +28,7 @@ import sys
 from pathlib import Path
 from typing import NamedTuple
 
+from chunkers.clihelp import ArgumentParser
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
 from conformance import emulate
@@ -217,7 +217,7 @@ def format_rows(rows) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m conformance.tiers", description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog="python -m conformance.tiers", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tiers", choices=TIERS, default="native",
                     help="native: this host, emulating only what it cannot run; all: also every emulator "
                          "route (bochscpu for native kernels too, qemu-user aarch64 and s390x)")

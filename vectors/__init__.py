@@ -45,8 +45,18 @@ def _load(name: str) -> str:
 
 
 def load(name: str) -> dict:
-    """Chunker ``name``'s vector document (a fresh copy; the file is read once per process)."""
-    return json.loads(_load(name))
+    """Chunker ``name``'s vector document (a fresh copy; the file is read once per process).
+    OSError if the file cannot be read, ValueError naming the file if it is not JSON (the schema
+    is checked by validate)."""
+    try:
+        return json.loads(_load(name))
+    except (ValueError, RecursionError) as e:      # JSONDecodeError, UnicodeDecodeError, nesting
+        raise ValueError(f"{path_of(name)}: {unreadable(e)}") from None
+
+
+def unreadable(e: Exception) -> str:
+    """Why a vector file's text is not a JSON document, for a message naming the file."""
+    return "JSON nested too deep to read" if isinstance(e, RecursionError) else f"not a JSON document: {e}"
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,16 +8,16 @@ model with ``--model``) and exits 1, with a readable diff, when a file is
 invalid or differs from what regeneration would write.
 """
 
-import argparse
 import os
 import sys
 
+from chunkers.clihelp import ArgumentParser
 import vectors
 from vectors.generate import check, regenerate
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m vectors", description=__doc__.splitlines()[0])
+    p = ArgumentParser(prog="python -m vectors", description=__doc__.splitlines()[0])
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("regenerate", help="compute and write the vector files (refuses on any disagreement)")
     c = sub.add_parser("check", help="exit 1 with a diff if a vector file drifted")

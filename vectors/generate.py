@@ -14,7 +14,7 @@ import os
 from typing import NamedTuple
 
 from vectors import cases as cases_mod
-from vectors import dumps, load_text, path_of, validate
+from vectors import dumps, load_text, path_of, unreadable, validate
 from vectors.inputs import describe, materialize, stored
 from vectors.results import Run, differences, first_cut_difference, run_of
 
@@ -177,12 +177,18 @@ def check(names, model: bool = False, out=print, progress=None) -> int:
     (computed with every runnable kernel, and the model if ``model``); else 1 with a readable diff."""
     status = 0
     for name in names:
+        why = None
         try:
             old_text = load_text(name)
             stored = json.loads(old_text)
             validate(stored)
-        except (OSError, ValueError, RecursionError) as e:
-            why = f"{path_of(name)}: JSON nested too deep to read" if isinstance(e, RecursionError) else e
+        except OSError as e:                # names the file
+            why = e
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
+            why = f"{path_of(name)}: {unreadable(e)}"
+        except ValueError as e:             # validate: the place in the document
+            why = f"{path_of(name)}: {e}"
+        if why is not None:
             out(f"{name}: {why}")
             status = 1
             continue

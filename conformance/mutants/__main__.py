@@ -23,12 +23,12 @@ tests do not collect with this interpreter, e.g. one without pytest-xdist).
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import sys
 from collections import defaultdict
 
+from chunkers.clihelp import ArgumentParser
 from conformance.buildtree import BuildError
 from conformance.mutants import compare
 from conformance.mutants.catalogue import CATALOGUE, CI_SAMPLE
@@ -81,7 +81,7 @@ def round_robin(faults) -> list:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m conformance.mutants", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="python -m conformance.mutants", description=__doc__.splitlines()[0])
     ap.add_argument("--sample", action="store_true", help=f"only the CI sample ({', '.join(CI_SAMPLE)})")
     ap.add_argument("--id", action="append", help="only this fault (repeatable)")
     ap.add_argument("--tier", action="append", help="only this tier (repeatable)")

@@ -127,6 +127,55 @@ def test_the_main_job_with_a_closed_pipe_still_gives_its_verdict_and_report(tmp_
     assert json.loads(report.read_text())["cells"]
 
 
+def _run_to(stdout, module_args):
+    """Run ``python -m MODULE ARGS`` with stdout: "closed" (``>&-``), "pipe" (a pipe whose reader is
+    gone) or "full" (/dev/full); (status, stderr)."""
+    cmd = [sys.executable, "-m", *module_args]
+    if stdout == "closed":
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+                              preexec_fn=lambda: os.close(1))
+        return proc.returncode, proc.stderr
+    if stdout == "full":
+        with open("/dev/full", "w") as full:
+            proc = subprocess.run(cmd, stdout=full, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+        return proc.returncode, proc.stderr
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        proc = subprocess.run(cmd, stdout=w, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    finally:
+        os.close(w)
+    return proc.returncode, proc.stderr
+
+
+STDOUTS = ["closed", "pipe"] + (["full"] if os.path.exists("/dev/full") else [])
+
+
+@pytest.mark.parametrize("stdout", STDOUTS)
+@pytest.mark.parametrize("module_args", [["chunkers", "--help"], ["chunkers", "cut", "--help"],
+                                         ["conformance", "--help"], ["vectors", "check", "--help"]])
+def test_help_to_a_lost_output_is_exit_141(stdout, module_args):
+    """--help with standard output closed, a closed pipe or a full disk: exit 141 and nothing on
+    stderr (argparse's own ignores the write's error, prints the help to stderr when stdout is
+    closed, and its final flush failing was a traceback)."""
+    assert _run_to(stdout, module_args) == (141, "")
+
+
+@pytest.mark.parametrize("stdout", [s for s in STDOUTS if s != "pipe"])     # the pipe: tests above
+def test_a_lost_standard_output_keeps_the_report_and_the_tune_file(tmp_path, stdout):
+    """Standard output closed or on a full disk: the main job still writes its report and exits
+    with its verdict; tune still writes its file (exit 141: its output lost). On a full disk both
+    were an OSError (ENOSPC) before the file was written."""
+    report, out = tmp_path / "r.json", tmp_path / "tune.json"
+    status, err = _run_to(stdout, ["conformance", "--family", "fixed", "--corpus-size", "4096",
+                                   "--report", str(report)])
+    assert status == 0 and "Traceback" not in err, err
+    assert json.loads(report.read_text())["cells"]
+    status, err = _run_to(stdout, ["chunkers", "tune", "--size", "1", "--rounds", "1", "--out", str(out)])
+    assert (status, err) == (141, "")
+    assert json.loads(out.read_text())["defaults"]
+
+
 def test_cut_streams_before_the_input_ends():
     """The first line of an endless input arrives (it could not without streaming)."""
     proc = subprocess.Popen([sys.executable, "-m", "chunkers", "cut", "--params", "fixed,4096",

@@ -16,6 +16,7 @@ QUICK = ["--family", "fixed", "--corpus-size", "4096"]
     (["--family", "rabin-aes"], "invalid choice: 'rabin-aes'"),
     (["--corpus-size", "-5"], "must be at least 1"),
     (["--report", "/nonexistent/dir/r.json"], "--report: cannot write"),
+    (["--report", ""], "--report: cannot write '' (an empty name)"),
     (["/nonexistent/input"], "no such file or directory: /nonexistent/input"),
 ])
 def test_usage_errors(capsys, args, message):

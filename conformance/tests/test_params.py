@@ -6,7 +6,7 @@ import re
 import pytest
 
 import chunkers
-from chunkers.params import ParamsError, mask, nc_masks, parse_params
+from chunkers.params import ParamsError, decimal, mask, nc_masks, parse_params
 
 
 @pytest.mark.parametrize("text, want", [
@@ -67,6 +67,26 @@ def test_non_numeric_field_is_a_value_error(text):
     """Only ASCII decimal fields: int() would read '1_9' as 19 and Arabic-Indic or full-width digits."""
     with pytest.raises(ValueError, match="decimal integers"):
         parse_params(text)
+
+
+def test_a_field_past_4300_digits_is_a_params_error_with_a_short_message():
+    """int() refuses more than 4300 digits with its own ValueError (sys.set_int_max_str_digits):
+    a ParamsError here, its message cut to a line; 4300 digits parse (and are out of range)."""
+    with pytest.raises(ParamsError, match=r"decimal integers of at most 4300 digits: '9+'\.\.\. \(4309 characters\)"):
+        parse_params("fastcdc," + "9" * 4301 + ",23,21,2")
+    with pytest.raises(ParamsError, match="chunk_min"):
+        parse_params("fastcdc," + "9" * 4300 + ",23,21,2")
+
+
+@pytest.mark.parametrize("text, value", [("19", 19), (" -5 ", -5), ("+0", 0), ("007", 7)])
+def test_decimal_takes_what_a_params_field_takes(text, value):
+    assert decimal(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "1_0", "\u0665", "\uff15", "5.0", "0x10", "\xa05", "9" * 4301, None])
+def test_decimal_refuses_the_rest(text):
+    with pytest.raises(ValueError):
+        decimal(text)
 
 
 def test_non_str_params_are_a_type_error():

@@ -118,6 +118,13 @@ def test_missing_defaults_file_exits_2(tmp_path, capsys):
     assert f"error: --defaults='{tmp_path / 'none.json'}': cannot read the defaults file" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("out, why", [("", "an empty name"), ("{tmp}", "a directory"),
+                                      ("{tmp}/no/such/dir/t.json", "its folder cannot be written")])
+def test_tune_out_that_cannot_be_written_exits_2_before_measuring(tmp_path, capsys, out, why):
+    assert cli.main(["tune", "--out", out.format(tmp=tmp_path), "--size", "1", "--rounds", "1"]) == 2
+    assert capsys.readouterr().err == f"error: --out: cannot write {out.format(tmp=tmp_path)!r} ({why})\n"
+
+
 def test_tune_writes_a_file_that_selection_uses(tmp_path, monkeypatch):
     out = tmp_path / "tuned.json"
     assert cli.main(["tune", "--out", str(out), "--size", "1", "--rounds", "1", "--json"]) == 0

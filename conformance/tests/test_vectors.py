@@ -398,6 +398,28 @@ def test_check_reports_json_nested_too_deep(tiny_fastcdc):
     assert out == [f"fastcdc: {tiny_fastcdc}: JSON nested too deep to read"]
 
 
+def test_check_names_a_file_that_is_not_json(tiny_fastcdc):
+    tiny_fastcdc.write_text("{")
+    out = []
+    assert generate.check(["fastcdc"], out=out.append) == 1
+    assert out == [f"fastcdc: {tiny_fastcdc}: not a JSON document: Expecting property name enclosed in double "
+                   "quotes: line 1 column 2 (char 1)"]
+
+
+def test_load_names_a_file_that_is_not_json(monkeypatch, tmp_path):
+    """The main job reads the vectors with vectors.load: a broken file is a ValueError naming it
+    (the job's cell then says which file), not a bare JSONDecodeError."""
+    bad = tmp_path / "fixed.json"
+    bad.write_bytes(b"{\xff")
+    monkeypatch.setattr(vectors, "path_of", lambda name: str(tmp_path / f"{name}.json"))
+    monkeypatch.setattr(vectors, "_load", lambda name: vectors.load_text(name))
+    with pytest.raises(ValueError, match=f"^{bad}: not a JSON document: 'ascii' codec can't decode"):
+        vectors.load("fixed")
+    bad.write_text("[" * 100000)
+    with pytest.raises(ValueError, match=f"^{bad}: JSON nested too deep to read$"):
+        vectors.load("fixed")
+
+
 def test_check_cli_on_a_fresh_copy(tmp_path):
     """``python -m vectors check`` runs from a copy of the repository files (here: fixed only)."""
     root = os.path.dirname(vectors.DIR)
