@@ -21,8 +21,8 @@ import sys
 
 import chunkers
 from chunkers import bench as bench_mod, clihelp, registry
-from chunkers.clihelp import ArgumentParser
 from chunkers.api import credential
+from chunkers.clihelp import ArgumentParser
 from chunkers.params import decimal, parse_params, resolved
 
 
@@ -250,7 +250,7 @@ def cmd_bench(args) -> int:
 
 def parser() -> argparse.ArgumentParser:
     p = ArgumentParser(prog="python -m chunkers", description=__doc__.splitlines()[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
+                       formatter_class=argparse.RawDescriptionHelpFormatter, epilog=clihelp.epilog())
     p.add_argument("--defaults", metavar="FILE", help="kernel defaults written by `tune` (sets CHUNKERS_DEFAULTS)")
     sub = p.add_subparsers(dest="command", required=True)
     c = sub.add_parser("cut", help="cut files into chunks, one line per chunk as it is cut",
