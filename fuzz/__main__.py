@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+import argparse
 import subprocess
 import sys
 import traceback
 from pathlib import Path
 
-from chunkers.clihelp import ArgumentParser
 from fuzz import targets
 
 SCAN_FAMILIES = ("fastcdc", "buzhash64", "aes")     # kernel families with scan targets (fuzz/scan_diff.py)
@@ -99,7 +99,7 @@ def cmd_list(a) -> int:
 
 
 def main(argv=None) -> int:
-    p = ArgumentParser(prog="python -m fuzz", description=__doc__)
+    p = argparse.ArgumentParser(prog="python -m fuzz", description=__doc__)
     sub = p.add_subparsers(dest="cmd", required=True)
     b = sub.add_parser("build", help="instrumented build into fuzz/build/VARIANT")
     b.add_argument("--variant", choices=("asan", "coverage"), default="asan")

@@ -13,6 +13,7 @@ the medians (this tree / other). Exit status 2 for a tree without a build, 1 whe
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
 import shutil
@@ -22,7 +23,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-from chunkers.clihelp import ArgumentParser
 from fuzz import build as fbuild
 from fuzz import targets
 
@@ -63,7 +63,7 @@ def _cpu_seconds(tree: Path, name: str, corpus: Path, runs: int, work: Path) -> 
 
 
 def main(argv=None) -> int:
-    ap = ArgumentParser(prog="python -m fuzz.throughput", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m fuzz.throughput", description=__doc__.split("\n\n")[0])
     ap.add_argument("other", type=Path, help="the other tree (with fuzz/build/asan)")
     ap.add_argument("targets", nargs="*", default=SCAN_TARGETS)
     ap.add_argument("--runs", nargs=2, type=int, default=(2000, 12000), metavar=("N1", "N2"))
