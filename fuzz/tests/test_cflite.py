@@ -1,8 +1,10 @@
 """The ClusterFuzzLite / OSS-Fuzz layout is complete and consistent (the build itself is
 exercised by ci/cflite-simulate.sh, a .ci/run step: it takes minutes)."""
 
+import os
 import re
 import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -55,3 +57,15 @@ def test_build_sh_needs_the_builder_layout(tmp_path):
     r = subprocess.run(["bash", str(CFLITE / "build.sh")], cwd=tmp_path, env={"PATH": "/usr/bin:/bin"},
                        capture_output=True, text=True)
     assert r.returncode != 0 and "SRC" in r.stderr, r.stderr
+
+
+@pytest.mark.parametrize("module", ["fuzz", "fuzz.throughput"])
+def test_the_fuzz_command_lines_run_without_importing_chunkers(tmp_path, module):
+    """The ClusterFuzzLite build runs ``python -m fuzz`` next to sanitizer-instrumented extensions
+    that load only under the fuzzer, so its command lines must not import chunkers at the top (a
+    chunkers package that cannot be imported stands for them here; ca0d9f8 broke the build so)."""
+    (tmp_path / "chunkers").mkdir()
+    (tmp_path / "chunkers" / "__init__.py").write_text('raise ImportError("instrumented: loads only under the fuzzer")\n')
+    r = subprocess.run([sys.executable, "-m", module, "--help"], cwd=tmp_path, capture_output=True, text=True,
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)
+    assert r.returncode == 0 and r.stdout.startswith(f"usage: python -m {module}"), r.stderr
