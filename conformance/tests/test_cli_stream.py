@@ -89,44 +89,6 @@ def test_cut_json_and_format_are_alternatives(files, capsys):
     assert "alternatives" in capsys.readouterr().err
 
 
-def _closed_pipe_run(args):
-    """Run the CLI with stdout a pipe whose reader is already gone; (status, stderr)."""
-    r, w = os.pipe()
-    os.close(r)
-    try:
-        proc = subprocess.run([sys.executable, "-m", "chunkers", *args], stdout=w, stderr=subprocess.PIPE,
-                              text=True, cwd=ROOT)
-    finally:
-        os.close(w)
-    return proc.returncode, proc.stderr
-
-
-@pytest.mark.parametrize("args", [["kernels", "--json"], ["kernels"],
-                                  ["cut", "--params", "fixed,4096", "--format", "csv", "/dev/zero"],
-                                  ["bench", "--size", "1", "--repeat", "1", "--family", "fixed", "--no-scan"],
-                                  ["tune", "--size", "1", "--rounds", "1", "--out", os.devnull]])
-def test_a_closed_pipe_ends_quietly(args):
-    """`| head -1` closing early: exit 141, nothing on stderr (no 'Broken pipe', no traceback).
-    /dev/zero never ends, so cut must stream to notice the closed pipe at all."""
-    status, err = _closed_pipe_run(args)
-    assert (status, err) == (141, "")
-
-
-def test_the_main_job_with_a_closed_pipe_still_gives_its_verdict_and_report(tmp_path):
-    """The conformance job's tables go nowhere, but its exit status is still the verdict (0 here, not
-    rich's SystemExit(1), which reads as a mismatch) and the report is written."""
-    r, w = os.pipe()
-    os.close(r)
-    report = tmp_path / "r.json"
-    try:
-        proc = subprocess.run([sys.executable, "-m", "conformance", "--family", "fixed", "--corpus-size", "4096",
-                               "--report", str(report)], stdout=w, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-    finally:
-        os.close(w)
-    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
-    assert json.loads(report.read_text())["cells"]
-
-
 def _run_to(stdout, module_args):
     """Run ``python -m MODULE ARGS`` with stdout: "closed" (``>&-``), "pipe" (a pipe whose reader is
     gone) or "full" (/dev/full); (status, stderr)."""
@@ -149,6 +111,27 @@ def _run_to(stdout, module_args):
 
 
 STDOUTS = ["closed", "pipe"] + (["full"] if os.path.exists("/dev/full") else [])
+
+
+@pytest.mark.parametrize("args", [["kernels", "--json"], ["kernels"],
+                                  ["cut", "--params", "fixed,4096", "--format", "csv", "/dev/zero"],
+                                  ["bench", "--size", "1", "--repeat", "1", "--family", "fixed", "--no-scan"],
+                                  ["tune", "--size", "1", "--rounds", "1", "--out", os.devnull]])
+def test_a_closed_pipe_ends_quietly(args):
+    """`| head -1` closing early: exit 141, nothing on stderr (no 'Broken pipe', no traceback).
+    /dev/zero never ends, so cut must stream to notice the closed pipe at all."""
+    status, err = _run_to("pipe", ["chunkers", *args])
+    assert (status, err) == (141, "")
+
+
+def test_the_main_job_with_a_closed_pipe_still_gives_its_verdict_and_report(tmp_path):
+    """The conformance job's tables go nowhere, but its exit status is still the verdict (0 here, not
+    rich's SystemExit(1), which reads as a mismatch) and the report is written."""
+    report = tmp_path / "r.json"
+    status, err = _run_to("pipe", ["conformance", "--family", "fixed", "--corpus-size", "4096",
+                                   "--report", str(report)])
+    assert status == 0 and "Traceback" not in err, err
+    assert json.loads(report.read_text())["cells"]
 
 
 @pytest.mark.parametrize("stdout", STDOUTS)
