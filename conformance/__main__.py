@@ -82,7 +82,8 @@ def _unused_options(args) -> str | None:
     if args.allow_missing and args.impl == "ours":
         return "--allow-missing applies only with --impl (another implementation that may be missing)"
     if args.tiers != "native" and args.impl != "ours":
-        return "--tiers lists our kernels on other targets; with --impl the job checks that implementation only"
+        from conformance.impl_cells import cross_available
+        return cross_available(args.impl)
     if (args.sample or args.max_bytes) and not args.paths:
         return "--sample and --max-bytes choose among real files: give the paths"
     return None
@@ -98,7 +99,8 @@ def main(argv=None) -> int:
     p.add_argument("--tiers", choices=TIERS, default="native",
                    help="native (default): kernels this CPU cannot run are emulated where possible, other targets "
                         "are listed as not covered; all: also every emulator route (bochscpu for native kernels "
-                        "too, qemu-user aarch64 and big-endian s390x via ci/cross-run)")
+                        "too, qemu-user aarch64 and big-endian s390x via ci/cross-run; with --impl borg: borg cross-built "
+                        "under qemu-aarch64 and qemu-s390x, ci/borg-cross.sh)")
     p.add_argument("--max-bytes", type=_bytes, metavar="N[K|M|G]",
                    help="take at most N bytes of real files in all (the first files in path order; a large tree)")
     p.add_argument("--sample", type=_size, metavar="N", help="take a sample of N real files (seeded by --seed)")

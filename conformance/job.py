@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import audit, catalogue, classes, emulate, engine, impls, parallel, progress, realfiles, tiers
+from conformance import (audit, catalogue, classes, emulate, engine, impl_cells, impls, parallel, progress, realfiles,
+                         tiers)
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.families import FAMILIES
@@ -414,11 +415,14 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         console.print(f"{len(chosen)} of {len(files)} real files taken (--sample / --max-bytes)")
     cells: list = []
     interrupted = None
+    cross = impl_cells.start_cross() if implementation.name != "ours" and tier_choice == "all" else []
     try:
         with parallel.interruptible():
             _run_all(cells, skipped, seed, corpus_size, realfiles.pieces(chosen, max_bytes), families, jobs, console,
                      fail_fast)
     except parallel.Interrupted as e:
+        impl_cells.terminate(cross)
+        cross = []
         interrupted = e
         for c in cells:
             if c.status == "running":
@@ -437,6 +441,15 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         differences = audit.kernel_differences(implementation, families)     # console and report alike
         for line in audit.format_differences(implementation, differences):
             console.print(line, markup=False, highlight=False)
+        reports, cross_errors = impl_cells.finish_cross(cross)
+        note = "the run was interrupted" if interrupted else ""
+        impl_rows = [r for r in impl_cells.rows(implementation, cells, reports, note)
+                     if not families or any(r.chunker in FAMILIES[f].chunkers for f in families)]
+        console.print(f"{implementation.name}'s cells on every target (native / emulated (which emulator) / "
+                      "not covered):\n" + impl_cells.format_rows(impl_rows), markup=False, highlight=False)
+        console.print(impl_cells.summary(implementation.name, impl_rows), markup=False, highlight=False)
+    else:
+        impl_rows, cross_errors = [], []
     tier_rows = []
     stopped = fail_fast and any(c.status == "failed" for c in cells)
     if implementation.name == "ours" and not interrupted and not stopped:   # our kernels on other targets
@@ -448,7 +461,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         try:
             write_report(report, cells, seed, paths, tier_rows, unreadable, differences,
                          interrupted=str(interrupted) if interrupted else None, files=len(chosen),
-                         files_left_out=left_out)
+                         files_left_out=left_out, impl_cells=[r._asdict() for r in impl_rows])
             console.print(f"report written to {report}")
         except OSError as e:    # checked writable before the run; a full disk shows only now
             print(f"error: the report could not be written to {report}: {e}", file=sys.stderr)
@@ -458,6 +471,13 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
         console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
         console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
+    emulated_failed = [r for r in impl_rows if r.result == "failed" and r.coverage != "native"]
+    for r in emulated_failed:
+        console.print(f"[bold red]FAILED[/] {r.chunker}/{r.kernel} on {r.target} ({r.coverage}): {r.detail}")
+    for line in cross_errors:       # a route that could not be set up: never a silent skip
+        sys.stderr.write(f"error: {line}\n")
+    if cross_errors:
+        return 2
     if interrupted:
         return 128 + interrupted.signum
-    return 1 if failed or report_failed else 0
+    return 1 if failed or emulated_failed or report_failed else 0

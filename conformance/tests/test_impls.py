@@ -68,16 +68,51 @@ def test_borg_adapter_passes_the_vectors_on_a_correct_stand_in(stub_borg, name):
         assert ran > 30 and not failures, "\n".join(failures[:5])
 
 
-@pytest.mark.parametrize("fault,chunker", [("seed", "buzhash"), ("header", "fixed"), ("merge", "fastcdc"),
-                                           ("bytes", "buzhash64"), ("kernel", "fastcdc")])
-def test_vectors_catch_a_faulty_stand_in(stub_borg, monkeypatch, fault, chunker):
+@pytest.mark.parametrize("fault,chunker,kernel", [
+    ("seed", "buzhash", None), ("header", "fixed", None), ("merge", "fastcdc", None), ("bytes", "buzhash64", None),
+    ("kernel", "fastcdc", "avx2"), ("lane", "fastcdc", "blockwise"), ("lane", "buzhash64", "blockwise"),
+    ("tail", "fastcdc", "avx2"), ("tail", "buzhash64", "avx2"), ("mask", "buzhash64", "scalar")])
+def test_vectors_catch_a_faulty_stand_in(stub_borg, monkeypatch, fault, chunker, kernel):
     monkeypatch.setenv("BORG_STUB_FAULT", fault)
-    kernel = "avx2" if fault == "kernel" else _first_runnable(stub_borg, FAMILIES[chunker].name)
-    if fault == "kernel" and dict(stub_borg.kernels("fastcdc")).get("avx2"):
-        pytest.skip("needs a CPU with AVX2")
+    kernel = kernel or _first_runnable(stub_borg, family_of(chunker))
+    if dict(stub_borg.kernels(family_of(chunker))).get(kernel):
+        pytest.skip(f"needs a CPU that runs {kernel}")
     ran, failures = run_document(stub_borg, vectors.load(chunker), kernel, max_input=MAX_INPUT)
     assert failures, f"fault {fault!r} went unnoticed by {ran} vectors"
     assert all(f.startswith(chunker) for f in failures)
+
+
+@pytest.mark.parametrize("fault,kernel", [("lane", "scalar"), ("tail", "scalar"), ("mask", "blockwise"),
+                                          ("endian", "scalar"), ("key", None), ("neon", "scalar")])
+def test_a_fault_stays_where_it_is_planted(stub_borg, monkeypatch, fault, kernel):
+    """The stand-in's faults reach only their kernel, host kind or keys (FAULTS): the routes that
+    find them (qemu-s390x, qemu-aarch64, the fuzzer's key search) are then the only ones that can."""
+    monkeypatch.setenv("BORG_STUB_FAULT", fault)
+    chunker = {"mask": "buzhash64", "key": "rabin-aes"}.get(fault, "fastcdc")
+    kernel = kernel or _first_runnable(stub_borg, family_of(chunker))
+    ran, failures = run_document(stub_borg, vectors.load(chunker), kernel, max_input=MAX_INPUT)
+    assert ran > 30 and not failures, "\n".join(failures[:3])
+
+
+def test_the_big_endian_fault_on_a_big_endian_host(stub_borg, monkeypatch):
+    """``endian`` is a fault of big-endian hosts only: seen as one (sys.byteorder), the vectors catch it."""
+    monkeypatch.setenv("BORG_STUB_FAULT", "endian")
+    monkeypatch.setattr(sys, "byteorder", "big")
+    ran, failures = run_document(stub_borg, vectors.load("fastcdc"), "scalar", max_input=MAX_INPUT)
+    assert failures, f"fault 'endian' went unnoticed by {ran} vectors"
+
+
+def test_the_key_fault_with_its_key(stub_borg, monkeypatch):
+    """``key`` moves the last cut of rabin-aes for keys starting 5a a5 only."""
+    import io
+    monkeypatch.setenv("BORG_STUB_FAULT", "key")
+    from conformance.inputs import lcg
+    data = lcg(1 << 16)
+    for key, differs in ((b"\x5a\xa5" + bytes(30), True), (b"\x5a\xa4" + bytes(30), False)):
+        kw = dict(key=key, seed=0, kernel="evp")
+        got = stub_borg.chunk_sizes(("rabin-aes", 6, 12, 8, 0), io.BytesIO(data), **kw)
+        want = impls.Ours().chunk_sizes(("rabin-aes", 6, 12, 8, 0), data, **kw)
+        assert (got != want) == differs and sum(got) == len(data)
 
 
 class OffByOne(impls.Ours):
