@@ -28,7 +28,8 @@ def extension(name, *patterns, libraries=()):
         [f"chunkers/{name}.pyx", *c_sources(*patterns)],
         extra_compile_args=CFLAGS,
         libraries=list(libraries),
-        depends=sorted(glob.glob(os.path.join("chunkers", "csrc", "**", "*.h"), recursive=True)),
+        depends=sorted(f for ext in ("h", "def")     # kernels.def: a family's kernel list
+                       for f in glob.glob(os.path.join("chunkers", "csrc", "**", f"*.{ext}"), recursive=True)),
     )
 
 

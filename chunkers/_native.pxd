@@ -13,6 +13,12 @@ cdef extern from "csrc/kernel.h":
         const char *name
         ck_fn fn
         unsigned cpu
+        int here
+        const char *symbol
+        const char *source
+        const char *target
+        const char *freestanding
+        unsigned char rank[3]
     const char *ck_provenance_take() nogil
 
 cdef extern from "csrc/driver.h":

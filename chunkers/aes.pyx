@@ -92,13 +92,10 @@ SEGMENTS = (AES_SEG_K, AES_SEG_L)
 least one block of K * L positions are scanned as K independent digest chains."""
 
 KERNELS = kernel_table(aes_kernels, aes_kernel_count)
-"""(name, built, required CPU features) for every AES kernel known on this target."""
+"""Every AES kernel of every build target (chunkers.registry.Kernel rows of csrc/aes/kernels.def,
+whose rank columns set the default per machine)."""
 
-# Default kernel per architecture, the first runnable wins (measured with `python -m chunkers bench`,
-# README "Benchmarks"): the wide VAES paths beat 128-bit AES-NI, which beats OpenSSL's batched ECB.
-DEFAULTS = {"x86_64": ("vaes", "vaes256", "aes-ni", "evp"), "aarch64": ("aes-arm64", "evp"), "*": ("evp",)}
-
-register(Family("aes", "CHUNKERS_AES_KERNEL", KERNELS, DEFAULTS))
+register(Family.of("aes", "CHUNKERS_AES_KERNEL", KERNELS))
 
 NAMES = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
 """The AES chunker names (spec 06), also their parameter-string names."""

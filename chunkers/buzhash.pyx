@@ -12,7 +12,7 @@ from chunkers._native cimport ck_kernel, ck_scanner
 from chunkers.driver cimport Chunker, kernel_table, kernel_index
 from chunkers.driver import check_sparse
 
-from chunkers.registry import Family, register, resolve
+from chunkers.registry import SINGLE, Family, register, resolve
 
 include "provenance.pxi"
 from chunkers.params import Masks, check_common, check_seed, check_window, mask
@@ -33,12 +33,10 @@ cdef extern from "csrc/buzhash/buzhash.h":
     const size_t buzhash_kernel_count
 
 KERNELS = kernel_table(buzhash_kernels, buzhash_kernel_count)
-"""(name, built, required CPU features) for every legacy buzhash kernel."""
+"""Every legacy buzhash kernel of every build target (chunkers.registry.Kernel rows of csrc/buzhash/kernels.def,
+whose rank columns set the default per machine)."""
 
-# The default stays borg's loop until measurements say otherwise (README "Benchmarks").
-DEFAULTS = {"*": ("single",)}
-
-register(Family("buzhash", "CHUNKERS_BUZHASH_KERNEL", KERNELS, DEFAULTS))
+register(Family.of("buzhash", "CHUNKERS_BUZHASH_KERNEL", KERNELS))
 
 
 cdef buzhash_scan_fn _kernel(str name) except NULL:
@@ -68,7 +66,7 @@ def window_hash(seed, window):
     return buzhash_window_hash(c.table, &w[0] if w.shape[0] else NULL, w.shape[0])
 
 
-def scan(seed, size_t window, data, uint32_t state, uint32_t mask, kernel="single"):
+def scan(seed, size_t window, data, uint32_t state, uint32_t mask, kernel=SINGLE):
     """Run one scan kernel (spec 04 A.5 with the contract of 03 §5 on u32).
 
     ``data``: bytes-like holding pr[0 .. n+w-1] (the window at pr[0] and the
@@ -80,7 +78,7 @@ def scan(seed, size_t window, data, uint32_t state, uint32_t mask, kernel="singl
     Raises ValueError if window < 1, data is shorter than the window or the
     kernel cannot run here.
     """
-    cdef buzhash_scan_fn fn = _kernel(resolve("buzhash", kernel if kernel is not None else "single"))
+    cdef buzhash_scan_fn fn = _kernel(resolve("buzhash", kernel if kernel is not None else SINGLE))
     cdef buzhash_ctx c
     cdef const uint8_t[::1] d = memoryview(data).cast("B")
     if window < 1 or <size_t>d.shape[0] < window:

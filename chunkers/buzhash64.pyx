@@ -32,13 +32,10 @@ cdef extern from "csrc/buzhash64/buzhash64.h":
     const size_t buzhash64_kernel_count
 
 KERNELS = kernel_table(buzhash64_kernels, buzhash64_kernel_count)
-"""(name, built, required CPU features) for every buzhash64 kernel known on this target."""
+"""Every buzhash64 kernel of every build target (chunkers.registry.Kernel rows of csrc/buzhash64/kernels.def,
+whose rank columns set the default per machine)."""
 
-# Default kernel per architecture, from `python -m chunkers bench` (README "Benchmarks"): on x86-64
-# the sequential loop beats the block kernels; aarch64 follows borg's measurements (no hardware here).
-DEFAULTS = {"x86_64": ("scalar",), "aarch64": ("blockwise",), "*": ("blockwise",)}
-
-register(Family("buzhash64", "CHUNKERS_BUZHASH64_KERNEL", KERNELS, DEFAULTS))
+register(Family.of("buzhash64", "CHUNKERS_BUZHASH64_KERNEL", KERNELS))
 
 
 cdef buzhash64_scan_fn _kernel(str name) except NULL:

@@ -23,6 +23,6 @@ cdef class Chunker:
     cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,
                     int nc_level, size_t window)
 
-cdef list kernel_table(const ck_kernel *kernels, size_t count)
+cdef tuple kernel_table(const ck_kernel *kernels, size_t count)
 cdef size_t kernel_index(const ck_kernel *kernels, size_t count, str name) except? 0
 cdef int copy_table(table, uint64_t *out, str what) except -1

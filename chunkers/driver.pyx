@@ -166,16 +166,21 @@ def cpu_features(known=False):
                      if known or f & (1u << i))
 
 
-cdef list kernel_table(const ck_kernel *kernels, size_t count):
-    """(name, built, required feature names) for each kernel of a family's C registry."""
+cdef tuple kernel_table(const ck_kernel *kernels, size_t count):
+    """Every row of a family's C registry (its kernels.def, every build target) as a
+    chunkers.registry.Kernel, all columns."""
+    from chunkers.registry import RANKED, Kernel
     cdef size_t i
     cdef unsigned b
+    cdef const ck_kernel *k
     out = []
     for i in range(count):
-        needs = tuple(ck_cpu_feature_name(b).decode() for b in range(CK_CPU_FEATURE_COUNT)
-                      if kernels[i].cpu & (1u << b))
-        out.append((kernels[i].name.decode(), kernels[i].fn != NULL, needs))
-    return out
+        k = &kernels[i]
+        needs = tuple(ck_cpu_feature_name(b).decode() for b in range(CK_CPU_FEATURE_COUNT) if k.cpu & (1u << b))
+        calls = None if k.freestanding == NULL else tuple(k.freestanding.decode().split())
+        out.append(Kernel(k.name.decode(), k.symbol.decode(), k.source.decode(), k.target.decode(), bool(k.here),
+                          k.fn != NULL, needs, calls, {m: k.rank[j] for j, m in enumerate(RANKED)}))
+    return tuple(out)
 
 
 cdef size_t kernel_index(const ck_kernel *kernels, size_t count, str name) except? 0:

@@ -27,13 +27,10 @@ cdef extern from "csrc/fastcdc/fastcdc.h":
     const size_t fastcdc_kernel_count
 
 KERNELS = kernel_table(fastcdc_kernels, fastcdc_kernel_count)
-"""(name, built, required CPU features) for every fastcdc kernel known on this target."""
+"""Every fastcdc kernel of every build target (chunkers.registry.Kernel rows of csrc/fastcdc/kernels.def,
+whose rank columns set the default per machine)."""
 
-# Default kernel per architecture, from `python -m chunkers bench` (README "Benchmarks"): on x86-64
-# the sequential loop beats the block kernels; aarch64 follows borg's measurements (no hardware here).
-DEFAULTS = {"x86_64": ("scalar",), "aarch64": ("neon",), "*": ("blockwise",)}
-
-register(Family("fastcdc", "CHUNKERS_FASTCDC_KERNEL", KERNELS, DEFAULTS))
+register(Family.of("fastcdc", "CHUNKERS_FASTCDC_KERNEL", KERNELS))
 
 cdef const uint8_t _EMPTY[1]
 

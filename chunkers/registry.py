@@ -27,13 +27,44 @@ SINGLE = "single"
 family has more (the legacy buzhash: ``single`` and ``seg4``)."""
 
 
+PORTABLE = "portable"
+"""The target of a kernel built for every architecture (a Kernel.target; the others are "x86-64", "aarch64")."""
+RANKED = ("x86_64", "aarch64", "*")
+"""The machines (platform.machine(), "*" for any other) of the rank columns of a kernel list, in order."""
+
+
+class Kernel(NamedTuple):
+    """One row of a family's kernel list (chunkers/csrc/<family>/kernels.def) as compiled: the
+    only place a kernel is named. Every build target's rows are exported, so that the suite knows
+    the kernels it cannot run here."""
+
+    name: str
+    symbol: str | None          # its C function (None for a single implementation in Python)
+    source: str | None          # its C file, relative to chunkers/csrc
+    target: str                 # "x86-64", "aarch64" or PORTABLE
+    here: bool                  # a kernel of this build target
+    built: bool                 # compiled into this build (False for another target's, or an old compiler)
+    cpu: tuple                  # CPU feature names (chunkers.cpu_features) it needs at run time
+    freestanding: tuple | None  # None: verified natively only; else the kernels whose files its
+                                # freestanding emulator image also needs (conformance.emulate)
+    rank: dict                  # RANKED machine -> its place in the default order (1 first, 0 never)
+
+
 class Family(NamedTuple):
     """A chunker family's kernel registry."""
 
     name: str
     env_var: str | None    # None: a single implementation, not selectable
-    kernels: list          # (name, built, required CPU features) in the order shown in errors
+    kernels: list          # (name, built, required CPU features) of this target, in the order shown in errors
     defaults: dict         # platform.machine() (or "*" for any other) -> preference tuple, first runnable wins
+    rows: tuple = ()       # every Kernel of the family's list, of every build target
+
+    @classmethod
+    def of(cls, name: str, env_var: str | None, rows) -> Family:
+        """The family whose kernels and defaults are those of its kernel list ``rows``."""
+        kernels = [(k.name, k.built, k.cpu) for k in rows if k.here]
+        defaults = {m: tuple(k.name for k in sorted(rows, key=lambda k: k.rank[m]) if k.rank[m]) for m in RANKED}
+        return cls(name, env_var, kernels, defaults, tuple(rows))
 
 
 class KernelStatus(NamedTuple):
@@ -58,13 +89,25 @@ def register(family: Family) -> None:
 
 def register_single(name: str) -> None:
     """Add a chunker family that has a single implementation, listed as the kernel SINGLE."""
-    register(Family(name, None, [(SINGLE, True, ())], {"*": (SINGLE,)}))
+    register(Family.of(name, None, [Kernel(SINGLE, None, None, PORTABLE, True, True, (), None,
+                                           dict.fromkeys(RANKED, 1))]))
 
 
 def families() -> list[str]:
     """Names of the registered chunker families (single-implementation ones included)."""
     import chunkers  # noqa: F401  (importing the package registers every family)
     return list(_FAMILIES)
+
+
+def rows(family: str) -> tuple:
+    """Every :class:`Kernel` of ``family``'s kernel list, of every build target, in its order."""
+    return _family(family).rows
+
+
+def all_names() -> tuple:
+    """Every kernel name of every family and build target, each once, in family and list order:
+    the same on every host (the kernel lists are)."""
+    return tuple(dict.fromkeys(k.name for family in families() for k in rows(family)))
 
 
 def _family(name: str) -> Family:
@@ -125,10 +168,10 @@ def default(family: str) -> str:
     name = measured.requested(family)     # checked by measured.load: it runs here
     if name is not None:
         return name
-    for name in fam.defaults.get(_machine(), fam.defaults["*"]) + ("scalar",):
+    for name in fam.defaults.get(_machine(), fam.defaults["*"]):
         if why_not(family, name) is None:
             return name
-    raise AssertionError(f"{family}: no runnable default kernel")  # the portable ones always run
+    raise AssertionError(f"{family}: no runnable default kernel")  # each list ranks a portable one
 
 
 def resolve(family: str, requested: str | None = None) -> str:

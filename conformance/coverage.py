@@ -32,10 +32,6 @@ from conformance.buildtree import REPO, Tree
 
 BAR = 0.95
 EXCLUSIONS = REPO / "ci" / "coverage-exclusions.txt"
-KERNEL_FILE = {"aes-ni": "aes/aesni.c", "aes-arm64": "aes/arm64.c", "aes-arm64-seg": "aes/arm64_seg.c",
-               "vaes": "aes/vaes.c", "vaes256": "aes/vaes256.c", "evp": "aes/evp.c", "vaes-seg": "aes/vaes_seg.c",
-               "vaes256-seg": "aes/vaes256_seg.c", "aes-ni-seg": "aes/aesni_seg.c", "seg4": "{family}/seg.c"}
-"""Kernel name -> its C file under chunkers/csrc ({family} filled in), where it is not <family>/<kernel>.c."""
 
 
 def load_exclusions(path: Path = EXCLUSIONS) -> list[tuple[str, str, str]]:
@@ -53,11 +49,12 @@ def load_exclusions(path: Path = EXCLUSIONS) -> list[tuple[str, str, str]]:
 def not_run_here() -> dict[str, str]:
     """C files (relative to chunkers/csrc) of kernels this CPU cannot run -> why."""
     import chunkers
+    from chunkers.registry import rows
     out = {}
     for k in chunkers.kernels():
-        if not k.runs and k.kernel != "single":
-            out[KERNEL_FILE.get(k.kernel, "{family}/{kernel}.c").format(family=k.family, kernel=k.kernel)] = \
-                k.reason or "does not run here"
+        source = next(r.source for r in rows(k.family) if r.name == k.kernel)    # its kernels.def row
+        if not k.runs and source is not None:       # None: a single implementation, no C file of its own
+            out[source] = k.reason or "does not run here"
     return out
 
 

@@ -73,7 +73,8 @@ def extension(name: str) -> str:
 
 
 def registry(path: str, family: str) -> tuple[str, list[Kernel]]:
-    """The machine (``x86_64``/``aarch64``) of the extension at ``path`` and its registry rows."""
+    """The machine (``x86_64``/``aarch64``) of the extension at ``path`` and its registry rows of
+    that build target."""
     with open(path, "rb") as f:
         elf = ELFFile(f)
         symtab = elf.get_section_by_name(".symtab") or elf.get_section_by_name(".dynsym")
@@ -101,10 +102,13 @@ def registry(path: str, family: str) -> tuple[str, list[Kernel]]:
 
         order = "little" if elf.little_endian else "big"
         count = int.from_bytes(read(syms[f"{family}_kernel_count"]["st_value"], 8), order)
-        base, names = syms[f"{family}_kernels"]["st_value"], _feature_names()
+        table, names = syms[f"{family}_kernels"], _feature_names()
         rows = []
         for i in range(count):
-            row = base + 24 * i         # ck_kernel: name pointer, function pointer, unsigned bits (LP64)
+            # ck_kernel (csrc/kernel.h, LP64): name pointer, function pointer, unsigned bits, int here, ...
+            row = table["st_value"] + table["st_size"] // count * i
+            if not int.from_bytes(read(row + 20, 4), order):
+                continue                # another build target's row (fn == NULL)
             name = read(pointer(row), 64).split(b"\0")[0].decode()
             fn = pointer(row + 8)
             bits = int.from_bytes(read(row + 16, 4), order)

@@ -11,9 +11,8 @@ support it" error). The pytest suite runs the same checks
 from __future__ import annotations
 
 import functools
-import importlib
 
-from chunkers.registry import HIDE_ENV, NO_CPU, resolve
+from chunkers.registry import HIDE_ENV, NO_CPU, resolve, rows
 from conformance import provenance
 from conformance.engine import Mismatch
 from conformance.impls import _env
@@ -31,9 +30,8 @@ def isa_problems() -> tuple[dict, str | None]:
 
 
 def declared(family: str) -> dict[str, tuple]:
-    """kernel -> (built, declared CPU feature names) from the family's registry."""
-    module = importlib.import_module(provenance.MODULES[family])
-    return {name: (built, needs) for name, built, needs in module.KERNELS}
+    """kernel -> (built, declared CPU feature names) of this build target, from the family's registry."""
+    return {k.name: (k.built, k.cpu) for k in rows(family) if k.here}
 
 
 def gating_problems(family: str, kernel: str) -> list[str]:

@@ -30,23 +30,14 @@ from typing import NamedTuple
 
 from chunkers.clihelp import ArgumentParser
 import chunkers
-from chunkers.registry import NATIVE, NOT_COVERED
+from chunkers.registry import NATIVE, NOT_COVERED, PORTABLE, families, rows
 from conformance import emulate
 from conformance.engine import model_mismatches, scan_mismatches
 from conformance.families import FAMILIES, scan_families
 
-PORTABLE = "portable"
-ALL_KERNELS = {
-    "fastcdc": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "seg4": PORTABLE, "blockwise": PORTABLE,
-                "scalar": PORTABLE},
-    "buzhash64": {"avx512": "x86-64", "avx2": "x86-64", "neon": "aarch64", "seg4": PORTABLE, "blockwise": PORTABLE,
-                  "scalar": PORTABLE},
-    "buzhash": {"seg4": PORTABLE, "single": PORTABLE},
-    "fixed": {"single": PORTABLE},
-    "aes": {"vaes-seg": "x86-64", "vaes256-seg": "x86-64", "aes-ni-seg": "x86-64", "vaes": "x86-64", "vaes256": "x86-64",
-            "aes-ni": "x86-64", "aes-arm64-seg": "aarch64", "aes-arm64": "aarch64", "evp": PORTABLE},
-}
-"""family -> kernel -> the target it needs (spec 01 §11.2, 06 §8.4), over all build targets."""
+ALL_KERNELS = {family: {k.name: k.target for k in rows(family)} for family in families()}
+"""family -> kernel -> the target it needs (x86-64, aarch64 or PORTABLE), over all build targets: the
+rows of each family's kernel list (chunkers/csrc/<family>/kernels.def) as the extensions export them."""
 
 BIG_ENDIAN = "s390x (big-endian)"
 CROSS = {"aarch64": "aarch64", "s390x": BIG_ENDIAN}

@@ -38,7 +38,7 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # 
 from chunkers import driver  # noqa: E402
 from chunkers.api import credential, make_chunker  # noqa: E402
 from chunkers.params import MAX_DATA_SIZE  # noqa: E402
-from chunkers.registry import why_not  # noqa: E402
+from chunkers.registry import all_names, why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 
@@ -88,9 +88,10 @@ CHUNKERS = {k.algo: k for k in (
     ChunkerKind("fixed", "fixed", (Field("block_size", 1, 3000), Field("header_size", -8, 3000)), None, "", None,
                 False),
 )}
-# Every kernel name of every platform (spec 01 §11.2, 06 §8.4) and some that are none: the same on all hosts.
-KERNEL_NAMES = ("scalar", "blockwise", "avx2", "avx512", "neon", "evp", "aes-ni", "vaes", "vaes256", "aes-arm64",
-                "single", None, "", " Scalar ", " EVP", "auto")
+# Every kernel name of every platform (the same on all hosts, so an input decodes alike everywhere), none,
+# spellings to normalise and one that is no kernel.
+_NAMES = all_names()
+KERNEL_NAMES = (*_NAMES, None, "", f" {_NAMES[0].title()} ", f" {_NAMES[-1].upper()}", "auto")
 
 
 FD_READ_SIZES = (driver.READ_SIZE, 4096, 1000, 65, 64, 63, 2, 1)

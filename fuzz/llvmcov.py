@@ -8,6 +8,7 @@ executed, from ``llvm-cov export -summary-only``.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -21,10 +22,6 @@ from fuzz.campaign import ARTIFACT_ROOT
 CSRC = fbuild.ROOT / "chunkers" / "csrc"
 
 
-TIERS = ("scalar", "blockwise", "avx2", "avx512", "neon",          # fastcdc, buzhash64
-         "evp", "aesni", "vaes", "vaes256", "arm64")                 # the AES scan paths
-
-
 def sources(families) -> list[Path]:
     """The C sources and headers of the families (kernel tiers, registry,
     hooks, table) and the shared driver."""
@@ -32,9 +29,16 @@ def sources(families) -> list[Path]:
     return out + [CSRC / "driver.c"]
 
 
+@functools.cache
+def _kernel_sources() -> frozenset:
+    """The kernels' C files (relative to the repository), from every family's kernel list."""
+    from chunkers.registry import families, rows
+    return frozenset(str((CSRC / k.source).relative_to(fbuild.ROOT)) for family in families()
+                     for k in rows(family) if k.source)
+
+
 def _is_kernel(path: str) -> bool:
-    p = Path(path)
-    return p.stem in TIERS or p.suffix == ".h"     # the tiers and the header's inline reference loop
+    return path in _kernel_sources() or Path(path).suffix == ".h"     # the header's inline reference loop
 
 
 def _tool(name: str) -> str:

@@ -40,6 +40,7 @@ from chunkers.api import make_chunker  # noqa: E402
 from chunkers.cli import main as cli_main  # noqa: E402
 from chunkers.cli import parser as cli_parser  # noqa: E402
 from chunkers.params import ParamsError, parse_params  # noqa: E402
+from chunkers.registry import all_names  # noqa: E402
 from fuzz.harness import check  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 
@@ -49,8 +50,10 @@ KNOWN_PARAMS = ("fastcdc,6,12,8,2", "buzhash64,6,12,8,64,1", "buzhash,6,12,8,63"
                 "rabin-aes,6,12,8,2", "goldilocks-aes,6,10,7,0", "toeplitz-aes,6,12,8,0", "fail,4096,rrrr")
 KEYS = ("00" * 32, "0f" * 32, "AB" * 32, "00" * 31, "00" * 33, "zz" * 32, "", " " + "00" * 32, "0" * 63)
 SEEDS = ("0", "-1", "2147483647", "2147483648", "-2147483649", "99999999999999999999", "0x10", "1.5", "", " 7")
-KERNELS = ("scalar", "avx2", "avx512", "evp", "aes-ni", "vaes", "vaes256", "aes-arm64", "single", "", " EVP ",
-           "auto", "neon9", "\u00e9vp")
+# every kernel name of every build target (the same on all hosts), a spelling to normalise, and names that
+# are none (a near miss, a non-ASCII look-alike)
+_NAMES = all_names()
+KERNELS = (*_NAMES, "", f" {_NAMES[-1].upper()} ", "auto", f"{_NAMES[0]}9", f"\u00e9{_NAMES[-1][1:]}")
 COMMANDS = ("cut",) * 6 + ("kernels", "--help", "", "nonsense", "bench")
 BENCH_SIZES = ("0", "-1", "-3", "x", "")      # MiB; nothing positive: a real benchmark runs for seconds
 OPTIONS = ("--params", "--params", "--key", "--seed", "--kernel", "--sparse", "--json", "FILE", "FILE", "-",

@@ -103,7 +103,7 @@ static size_t SEG_ROUND(const SEG_WORD *t, const SEG_WORD *tr, const uint8_t *pr
 size_t SEG_FN(const SEG_WORD *t, const SEG_WORD *tr, const uint8_t *pr, const uint8_t *pa, size_t n, SEG_WORD *sump,
               SEG_WORD m)
 {
-    CK_PROVENANCE("seg4");
+    CK_PROVENANCE(SEG_FN);
     const size_t w = (size_t)(pa - pr), seg_len = seg_roll_len(w), seg_min = seg_roll_min(w);
     size_t done = 0;
     const SEG_WORD e = n >= 4 * seg_min ? *sump ^ SEG_CAT(SEG_FN, _window)(t, pr, w) : 0;

@@ -1,15 +1,16 @@
 """x86-64 kernels this CPU cannot run, executed bit-exactly in the Bochs CPU model.
 
 Each entry of :data:`FREESTANDING` names a kernel's C file (the same file the
-extension is built from) and its function. That file is compiled a second time
+extension is built from) and its function, from the kernel's row of its family's
+kernel list (chunkers/csrc/<family>/kernels.def, the freestanding column). That file is compiled a second time
 as a freestanding image (:mod:`.blob`), loaded into an emulated CPU with
 AVX-512 and VAES (:mod:`.machine`, PyPI ``bochscpu-python==0.3.1``), and run on
 the scan catalogue's cases (conformance.families) through :func:`runner`, so
 conformance.engine compares it with the native reference kernel exactly as it
 compares a native one.
 
-Adding a family: one row in :data:`FREESTANDING` per kernel and one binder in
-:data:`.bind.BINDERS` that lays a ScanCase out in guest memory and calls the kernel.
+Adding a family: its freestanding kernels' rows say so, and one binder in
+:data:`.bind.BINDERS` lays a ScanCase out in guest memory and calls the kernel.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ import importlib.util
 import platform
 import shutil
 from typing import NamedTuple
+
+from chunkers.registry import families, rows
 
 EMULATOR = "bochscpu"
 """Name of the emulator, as shown in coverage reports (``emulated (bochscpu)``)."""
@@ -31,25 +34,18 @@ class Entry(NamedTuple):
     symbol: str
 
 
-FREESTANDING = {
-    "fastcdc": {
-        "avx512": Entry(("fastcdc/avx512.c",), "fastcdc_scan_avx512"),
-        "avx2": Entry(("fastcdc/avx2.c",), "fastcdc_scan_avx2"),
-    },
-    "buzhash64": {
-        "avx512": Entry(("buzhash64/avx512.c",), "buzhash64_scan_avx512"),
-        "avx2": Entry(("buzhash64/avx2.c",), "buzhash64_scan_avx2"),
-    },
-    "aes": {
-        "vaes": Entry(("aes/vaes.c",), "aes_scan_vaes"),
-        "vaes256": Entry(("aes/vaes256.c",), "aes_scan_vaes256"),
-        "aes-ni": Entry(("aes/aesni.c",), "aes_scan_aesni"),
-        "vaes-seg": Entry(("aes/vaes_seg.c", "aes/vaes.c"), "aes_scan_vaes_seg"),
-        "vaes256-seg": Entry(("aes/vaes256_seg.c", "aes/vaes256.c"), "aes_scan_vaes256_seg"),
-        "aes-ni-seg": Entry(("aes/aesni_seg.c", "aes/aesni.c"), "aes_scan_aesni_seg"),
-    },
-}
-"""family -> kernel -> Entry, for every x86-64 kernel the emulator can run."""
+def _freestanding() -> dict:
+    out = {}
+    for family in families():
+        source = {k.name: k.source for k in rows(family)}
+        for k in rows(family):
+            if k.freestanding is not None:
+                out.setdefault(family, {})[k.name] = Entry((k.source, *(source[c] for c in k.freestanding)), k.symbol)
+    return out
+
+
+FREESTANDING = _freestanding()
+"""family -> kernel -> Entry, for every x86-64 kernel the emulator can run (its row's freestanding column)."""
 
 
 def unavailable() -> str | None:

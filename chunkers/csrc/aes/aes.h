@@ -43,25 +43,18 @@ typedef struct {
     void *evp;                  /* EVP_CIPHER_CTX, AES-128-ECB under key A, no padding (evp kernel only) */
 } aes_ctx;
 
-typedef int64_t (*aes_scan_fn)(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
+typedef int64_t aes_scan_t(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
+typedef aes_scan_t *aes_scan_fn;
 
-int64_t aes_scan_evp(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-#if CK_X86_64
-int64_t aes_scan_aesni(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-int64_t aes_scan_vaes256(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-int64_t aes_scan_vaes(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-/* segment-parallel forms (segments.h, issue 13) */
-int64_t aes_scan_aesni_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-int64_t aes_scan_vaes256_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-int64_t aes_scan_vaes_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-#endif
-#if CK_AARCH64
-int64_t aes_scan_arm64(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-int64_t aes_scan_arm64_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask);
-#endif
+/* Every AES kernel of every build target (kernels.def): its function, of type aes_scan_t, and
+ * its name (CK_DECLARE, ../kernel.h). */
+#define CK_KERNEL(name, symbol, ...) CK_DECLARE(aes_scan_t, name, symbol)
+#include "kernels.def"
+#undef CK_KERNEL
 
-/* Built only with compilers that have the intrinsics (06 §8.4); otherwise the
- * registry lists the name with fn == NULL ("not compiled into this build").
+/* Built only with compilers that have the intrinsics (06 §8.4; the built
+ * column of kernels.def); otherwise the registry row has fn == NULL ("not
+ * compiled into this build").
  * aes-arm64 needs the crypto extension per function (gcc >= 6; clang's
  * arm_neon.h hides the AES intrinsics unless the whole build targets it up
  * to clang 15, checked with clang 14) or build-wide, and a little-endian target. */

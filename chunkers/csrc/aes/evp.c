@@ -90,6 +90,6 @@ AES_INLINE int64_t evp_core(const aes_ctx *c, int kind, const uint8_t *p, size_t
 
 int64_t aes_scan_evp(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("evp");
+    CK_PROVENANCE(aes_scan_evp);
     AES_DISPATCH(evp_core, c, p, n, st, mask)
 }

@@ -113,7 +113,7 @@ AES_INLINE int64_t aes_seg_scan(const aes_ctx *c, int kind, const uint8_t *p, si
     }
 tail:;
     const int64_t r = serial(c, p + i, n - i, &d, mask);
-    CK_PROVENANCE(name);    /* the serial path recorded its own name; this scan is still `name`'s */
+    CK_RECORD(name);        /* the serial path recorded its own name; this scan is still `name`'s */
     *st = d;
     return r < 0 ? r : (int64_t)i + r;
 }

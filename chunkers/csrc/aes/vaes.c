@@ -61,7 +61,7 @@ AES_INLINE int64_t vaes_core(const aes_ctx *c, int kind, const uint8_t *p, size_
 VAES_TARGET
 int64_t aes_scan_vaes(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("vaes");
+    CK_PROVENANCE(aes_scan_vaes);
     AES_DISPATCH(vaes_core, c, p, n, st, mask)
 }
 

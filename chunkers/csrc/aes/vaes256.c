@@ -61,7 +61,7 @@ AES_INLINE int64_t vaes256_core(const aes_ctx *c, int kind, const uint8_t *p, si
 VAES256_TARGET
 int64_t aes_scan_vaes256(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("vaes256");
+    CK_PROVENANCE(aes_scan_vaes256);
     AES_DISPATCH(vaes256_core, c, p, n, st, mask)
 }
 

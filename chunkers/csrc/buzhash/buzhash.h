@@ -2,8 +2,8 @@
  *
  * A seeded copy of a fixed public table, a u32 rolling window hash and the
  * windowed test-then-roll driver of spec 03 §6.2 without normalized
- * chunking. Two scan kernels (kernels.c): `single`, borg's sequential loop
- * and the reference, and `seg4`, the segment-parallel loop (seg.c). */
+ * chunking. Two scan kernels (kernels.def): `single`, borg's sequential loop
+ * and the reference, and `seg4`, the segment-parallel loop. */
 #ifndef CHUNKERS_BUZHASH_H
 #define CHUNKERS_BUZHASH_H
 
@@ -27,14 +27,16 @@ static inline uint32_t buzhash_rotl(uint32_t x, unsigned k)
  * in byte pa[j] = pr[j + w]. Returns the steps j; *sum is the hash of the
  * window at pr[j] (matched if j < n, untested if j == n). Neither pointer is
  * read at index n or beyond. Every kernel returns what buzhash_scan_single returns. */
-typedef size_t (*buzhash_scan_fn)(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa,
-                                  size_t n, uint32_t *sum, uint32_t mask);
+typedef size_t buzhash_scan_t(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa,
+                              size_t n, uint32_t *sum, uint32_t mask);
+typedef buzhash_scan_t *buzhash_scan_fn;
 
-/* The sequential loop (spec 04 A.5): the reference and the seg4 tail. */
-size_t buzhash_scan_single(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
-                           uint32_t *sum, uint32_t mask);
-size_t buzhash_scan_seg4(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
-                         uint32_t *sum, uint32_t mask);
+/* Every buzhash kernel of every build target (kernels.def): its function, of type buzhash_scan_t, and
+ * its name (CK_DECLARE, ../kernel.h). */
+#define CK_KERNEL(name, symbol, ...) CK_DECLARE(buzhash_scan_t, name, symbol)
+#include "kernels.def"
+#undef CK_KERNEL
+/* buzhash_scan_single, the sequential loop (spec 04 A.5), is the reference and the seg4 tail. */
 
 extern const ck_kernel buzhash_kernels[];
 extern const size_t buzhash_kernel_count;

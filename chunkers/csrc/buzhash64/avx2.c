@@ -37,7 +37,7 @@ CK_TARGET("avx2")
 size_t buzhash64_scan_avx2(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
                            size_t n, uint64_t *sump, uint64_t m)
 {
-    CK_PROVENANCE("avx2");
+    CK_PROVENANCE(buzhash64_scan_avx2);
     uint64_t s = *sump;
     size_t j = 0;
     if (n >= 16 && (s & m)) {

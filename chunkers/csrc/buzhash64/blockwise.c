@@ -13,7 +13,7 @@
 size_t buzhash64_scan_blockwise(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
                                 size_t n, uint64_t *sump, uint64_t m)
 {
-    CK_PROVENANCE("blockwise");
+    CK_PROVENANCE(buzhash64_scan_blockwise);
     const uint64_t m1 = ROTL(m, 7), m2 = ROTL(m, 6), m3 = ROTL(m, 5), m4 = ROTL(m, 4);
     const uint64_t m5 = ROTL(m, 3), m6 = ROTL(m, 2), m7 = ROTL(m, 1), m8 = m;
     uint64_t s = *sump;

@@ -15,8 +15,15 @@
 #include "../kernel.h"
 #include "../driver.h"
 
-typedef size_t (*buzhash64_scan_fn)(const uint64_t *table, const uint64_t *table_rot, const uint8_t *pr,
-                                    const uint8_t *pa, size_t n, uint64_t *sum, uint64_t mask);
+typedef size_t buzhash64_scan_t(const uint64_t *table, const uint64_t *table_rot, const uint8_t *pr,
+                                const uint8_t *pa, size_t n, uint64_t *sum, uint64_t mask);
+typedef buzhash64_scan_t *buzhash64_scan_fn;
+
+/* Every buzhash64 kernel of every build target (kernels.def): its function, of type buzhash64_scan_t, and
+ * its name (CK_DECLARE, ../kernel.h). */
+#define CK_KERNEL(name, symbol, ...) CK_DECLARE(buzhash64_scan_t, name, symbol)
+#include "kernels.def"
+#undef CK_KERNEL
 
 /* Rotate left by k mod 64; k == 0 is the identity (no shift by 64). */
 static inline uint64_t buzhash64_rotl(uint64_t x, unsigned k)
@@ -39,24 +46,6 @@ static inline size_t buzhash64_seq(const uint64_t *t, const uint64_t *tr, const 
     *sump = s;
     return j;
 }
-
-size_t buzhash64_scan_scalar(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
-                             size_t n, uint64_t *sum, uint64_t mask);
-size_t buzhash64_scan_blockwise(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
-                                size_t n, uint64_t *sum, uint64_t mask);
-/* Segment-parallel kernel (seg.c, ../seg_roll.h). */
-size_t buzhash64_scan_seg4(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
-                           uint64_t *sum, uint64_t mask);
-#if CK_X86_64
-size_t buzhash64_scan_avx2(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
-                           size_t n, uint64_t *sum, uint64_t mask);
-size_t buzhash64_scan_avx512(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
-                             size_t n, uint64_t *sum, uint64_t mask);
-#endif
-#if CK_AARCH64
-size_t buzhash64_scan_neon(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
-                           size_t n, uint64_t *sum, uint64_t mask);
-#endif
 
 /* Balanced table from the 32-byte key (spec 03 §2); 0 on success, -1 if OpenSSL fails. */
 int buzhash64_table(const uint8_t key[32], uint64_t table[256]);

@@ -1,19 +1,12 @@
-/* The buzhash64 kernel registry: every name known on this build target, in
- * the order shown in error messages (spec 01 §11.2). */
+/* The buzhash64 kernel registry: every row of kernels.def, of every build target (format and
+ * expansion: ../kernel.h). */
 #include "buzhash64.h"
 #include "../cpu.h"
 
 const ck_kernel buzhash64_kernels[] = {
-#if CK_X86_64
-    {"avx512", (ck_fn)buzhash64_scan_avx512, CK_CPU_AVX512F},
-    {"avx2", (ck_fn)buzhash64_scan_avx2, CK_CPU_AVX2},
-#endif
-#if CK_AARCH64
-    {"neon", (ck_fn)buzhash64_scan_neon, CK_CPU_NEON},
-#endif
-    {"seg4", (ck_fn)buzhash64_scan_seg4, 0},
-    {"blockwise", (ck_fn)buzhash64_scan_blockwise, 0},
-    {"scalar", (ck_fn)buzhash64_scan_scalar, 0},
+#define CK_KERNEL(...) CK_ROW("buzhash64", __VA_ARGS__)
+#include "kernels.def"
+#undef CK_KERNEL
 };
 
 const size_t buzhash64_kernel_count = sizeof buzhash64_kernels / sizeof buzhash64_kernels[0];

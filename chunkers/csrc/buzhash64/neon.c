@@ -21,7 +21,7 @@ static inline uint64x2_t step_pair(const uint64_t *t, const uint64_t *tr, const 
 size_t buzhash64_scan_neon(const uint64_t *t, const uint64_t *tr, const uint8_t *pr, const uint8_t *pa,
                            size_t n, uint64_t *sump, uint64_t m)
 {
-    CK_PROVENANCE("neon");
+    CK_PROVENANCE(buzhash64_scan_neon);
     static const int64_t rot[8] = {7, 6, 5, 4, 3, 2, 1, 0};
     static const int64_t rot_right[8] = {-57, -58, -59, -60, -61, -62, -63, -64};
     int64x2_t k[4], kr[4];

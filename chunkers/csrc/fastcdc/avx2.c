@@ -29,7 +29,7 @@ CK_TARGET("avx2") static inline void load_gear(const uint64_t *g, const uint8_t 
 CK_TARGET("avx2")
 int64_t fastcdc_scan_avx2(const uint64_t *g, const uint8_t *p, size_t n, uint64_t *fpp, uint64_t m)
 {
-    CK_PROVENANCE("avx2");
+    CK_PROVENANCE(fastcdc_scan_avx2);
     uint64_t fp = *fpp;
     size_t i = 0;
     if (n >= 16) {

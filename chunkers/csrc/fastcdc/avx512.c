@@ -17,7 +17,7 @@ CK_TARGET("avx512f") static inline __m512i load_gear(const uint64_t *g, const ui
 CK_TARGET("avx512f")
 int64_t fastcdc_scan_avx512(const uint64_t *g, const uint8_t *p, size_t n, uint64_t *fpp, uint64_t m)
 {
-    CK_PROVENANCE("avx512");
+    CK_PROVENANCE(fastcdc_scan_avx512);
     uint64_t fp = *fpp;
     size_t i = 0;
     if (n >= 16) {

@@ -11,7 +11,7 @@
 
 int64_t fastcdc_scan_blockwise(const uint64_t *g, const uint8_t *p, size_t n, uint64_t *fpp, uint64_t m)
 {
-    CK_PROVENANCE("blockwise");
+    CK_PROVENANCE(fastcdc_scan_blockwise);
     const uint64_t m1 = m << 7, m2 = m << 6, m3 = m << 5, m4 = m << 4;
     const uint64_t m5 = m << 3, m6 = m << 2, m7 = m << 1, m8 = m;
     uint64_t fp = *fpp;

@@ -13,8 +13,14 @@
 #include "../kernel.h"
 #include "../driver.h"
 
-typedef int64_t (*fastcdc_scan_fn)(const uint64_t *gear, const uint8_t *p, size_t n,
-                                   uint64_t *fp, uint64_t mask);
+typedef int64_t fastcdc_scan_t(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
+typedef fastcdc_scan_t *fastcdc_scan_fn;
+
+/* Every fastcdc kernel of every build target (kernels.def): its function, of type fastcdc_scan_t, and
+ * its name (CK_DECLARE, ../kernel.h). */
+#define CK_KERNEL(name, symbol, ...) CK_DECLARE(fastcdc_scan_t, name, symbol)
+#include "kernels.def"
+#undef CK_KERNEL
 
 /* The sequential loop of spec 02 §4: the reference, and the exact recheck
  * and tail of every block kernel. */
@@ -33,23 +39,13 @@ static inline int64_t fastcdc_seq(const uint64_t *gear, const uint8_t *p, size_t
     return -1;
 }
 
-int64_t fastcdc_scan_scalar(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
-int64_t fastcdc_scan_blockwise(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
-/* Segment-parallel kernel (seg.c): rounds of 4 segments of FASTCDC_SEG_LEN
+/* The segment-parallel kernel (seg4.c): rounds of 4 segments of FASTCDC_SEG_LEN
  * bytes; spans shorter than 4 * FASTCDC_SEG_MIN take the sequential loop. */
 #ifndef FASTCDC_SEG_LEN
 #define FASTCDC_SEG_LEN 4096
 #endif
 #ifndef FASTCDC_SEG_MIN
 #define FASTCDC_SEG_MIN 256
-#endif
-int64_t fastcdc_scan_seg4(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
-#if CK_X86_64
-int64_t fastcdc_scan_avx2(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
-int64_t fastcdc_scan_avx512(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
-#endif
-#if CK_AARCH64
-int64_t fastcdc_scan_neon(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fp, uint64_t mask);
 #endif
 
 /* Gear table from the 32-byte key (spec 02 §2); 0 on success, -1 if OpenSSL fails. */

@@ -1,19 +1,12 @@
-/* The fastcdc kernel registry: every name known on this build target, in the
- * order shown in error messages (spec 01 §11.2). */
+/* The fastcdc kernel registry: every row of kernels.def, of every build target (format and
+ * expansion: ../kernel.h). */
 #include "fastcdc.h"
 #include "../cpu.h"
 
 const ck_kernel fastcdc_kernels[] = {
-#if CK_X86_64
-    {"avx512", (ck_fn)fastcdc_scan_avx512, CK_CPU_AVX512F},
-    {"avx2", (ck_fn)fastcdc_scan_avx2, CK_CPU_AVX2},
-#endif
-#if CK_AARCH64
-    {"neon", (ck_fn)fastcdc_scan_neon, CK_CPU_NEON},
-#endif
-    {"seg4", (ck_fn)fastcdc_scan_seg4, 0},
-    {"blockwise", (ck_fn)fastcdc_scan_blockwise, 0},
-    {"scalar", (ck_fn)fastcdc_scan_scalar, 0},
+#define CK_KERNEL(...) CK_ROW("fastcdc", __VA_ARGS__)
+#include "kernels.def"
+#undef CK_KERNEL
 };
 
 const size_t fastcdc_kernel_count = sizeof fastcdc_kernels / sizeof fastcdc_kernels[0];

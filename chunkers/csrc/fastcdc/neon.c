@@ -15,7 +15,7 @@ static inline uint64x2_t pair(const uint64_t *g, const uint8_t *b)
 
 int64_t fastcdc_scan_neon(const uint64_t *g, const uint8_t *p, size_t n, uint64_t *fpp, uint64_t m)
 {
-    CK_PROVENANCE("neon");
+    CK_PROVENANCE(fastcdc_scan_neon);
     static const int64_t shifts[8] = {7, 6, 5, 4, 3, 2, 1, 0};
     const int64x2_t sh01 = vld1q_s64(shifts), sh23 = vld1q_s64(shifts + 2);
     const int64x2_t sh45 = vld1q_s64(shifts + 4), sh67 = vld1q_s64(shifts + 6);

@@ -16,7 +16,7 @@
 
 int64_t fastcdc_scan_scalar(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fpp, uint64_t mask)
 {
-    CK_PROVENANCE("scalar");
+    CK_PROVENANCE(fastcdc_scan_scalar);
     uint64_t fp = *fpp;
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {

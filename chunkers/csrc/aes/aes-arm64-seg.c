@@ -2,7 +2,7 @@
  * segment-parallel scan of segments.h with the ARMv8 crypto extension, the
  * AES_SEG_K = 8 chains' digests encrypted as one group of 8 interleaved blocks
  * per step (arm64.h); short spans, tails and untrue start states go through
- * `aes-arm64` (arm64.c), so results are aes-arm64's. */
+ * `aes-arm64` (aes-arm64.c), so results are aes-arm64's. */
 #include "arm64.h"
 #include "segments.h"
 
@@ -21,13 +21,14 @@ ARM_TARGET
 AES_INLINE int64_t arm_seg_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                 uint64_t mask)
 {
-    return aes_seg_scan(c, kind, p, n, st, mask, arm_seg_any, arm_hit, aes_scan_arm64, "aes-arm64-seg");
+    return aes_seg_scan(c, kind, p, n, st, mask, arm_seg_any, arm_hit, aes_scan_arm64,
+                        CK_NAME(aes_scan_arm64_seg));
 }
 
 ARM_TARGET
 int64_t aes_scan_arm64_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("aes-arm64-seg");
+    CK_PROVENANCE(aes_scan_arm64_seg);
     AES_DISPATCH(arm_seg_core, c, p, n, st, mask)
 }
 

@@ -14,7 +14,7 @@ AES_INLINE int64_t arm_core(const aes_ctx *c, int kind, const uint8_t *p, size_t
 ARM_TARGET
 int64_t aes_scan_arm64(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("aes-arm64");
+    CK_PROVENANCE(aes_scan_arm64);
     AES_DISPATCH(arm_core, c, p, n, st, mask)
 }
 

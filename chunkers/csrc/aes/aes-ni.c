@@ -42,7 +42,7 @@ AES_INLINE int64_t aesni_core(const aes_ctx *c, int kind, const uint8_t *p, size
 CK_TARGET("aes,sse4.1")
 int64_t aes_scan_aesni(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("aes-ni");
+    CK_PROVENANCE(aes_scan_aesni);
     AES_DISPATCH(aesni_core, c, p, n, st, mask)
 }
 

@@ -1,21 +1,7 @@
-/* The legacy buzhash `single` kernel (borg's sequential loop) and the driver hooks (spec 04 A.5): the u32
- * hash rides in the driver's u64 state; the low mask is at most 32 bits
- * after truncation (spec 01 §3.1). */
+/* The legacy buzhash driver hooks (spec 04 A.5): the u32 hash rides in the
+ * driver's u64 state; the low mask is at most 32 bits after truncation
+ * (spec 01 §3.1). */
 #include "buzhash.h"
-
-size_t buzhash_scan_single(const uint32_t *t, const uint32_t *tr, const uint8_t *pr, const uint8_t *pa, size_t n,
-                           uint32_t *sum, uint32_t mask)
-{
-    CK_PROVENANCE("single");
-    uint32_t s = *sum;
-    size_t j = 0;
-    while (j < n && (s & mask)) {
-        s = buzhash_rotl(s, 1) ^ tr[pr[j]] ^ t[pa[j]];
-        j++;
-    }
-    *sum = s;
-    return j;
-}
 
 static uint64_t window_hash(const void *ctx, const uint8_t *win)
 {

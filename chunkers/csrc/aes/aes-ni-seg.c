@@ -1,7 +1,7 @@
 /* AES chunkers `aes-ni-seg` path (issue 13): the segment-parallel scan of
  * segments.h with AES-NI, the AES_SEG_K = 8 chains' digests as 8 interleaved
  * 128-bit blocks per step; short spans, tails and untrue start states go
- * through `aes-ni` (aesni.c), so results are aes-ni's. */
+ * through `aes-ni` (aes-ni.c), so results are aes-ni's. */
 #include "segments.h"
 #include "x86.h"
 
@@ -33,13 +33,14 @@ CK_TARGET("aes,sse4.1")
 AES_INLINE int64_t aesni_seg_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                   uint64_t mask)
 {
-    return aes_seg_scan(c, kind, p, n, st, mask, aesni_seg_any, aes_x86_hit, aes_scan_aesni, "aes-ni-seg");
+    return aes_seg_scan(c, kind, p, n, st, mask, aesni_seg_any, aes_x86_hit, aes_scan_aesni,
+                        CK_NAME(aes_scan_aesni_seg));
 }
 
 CK_TARGET("aes,sse4.1")
 int64_t aes_scan_aesni_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("aes-ni-seg");
+    CK_PROVENANCE(aes_scan_aesni_seg);
     AES_DISPATCH(aesni_seg_core, c, p, n, st, mask)
 }
 

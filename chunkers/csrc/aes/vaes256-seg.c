@@ -36,13 +36,14 @@ VAES256_SEG_TARGET
 AES_INLINE int64_t vaes256_seg_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                     uint64_t mask)
 {
-    return aes_seg_scan(c, kind, p, n, st, mask, vaes256_seg_any, aes_x86_hit, aes_scan_vaes256, "vaes256-seg");
+    return aes_seg_scan(c, kind, p, n, st, mask, vaes256_seg_any, aes_x86_hit, aes_scan_vaes256,
+                        CK_NAME(aes_scan_vaes256_seg));
 }
 
 VAES256_SEG_TARGET
 int64_t aes_scan_vaes256_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("vaes256-seg");
+    CK_PROVENANCE(aes_scan_vaes256_seg);
     AES_DISPATCH(vaes256_seg_core, c, p, n, st, mask)
 }
 

@@ -35,13 +35,14 @@ VAES_SEG_TARGET
 AES_INLINE int64_t vaes_seg_core(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                  uint64_t mask)
 {
-    return aes_seg_scan(c, kind, p, n, st, mask, vaes_seg_any, aes_x86_hit, aes_scan_vaes, "vaes-seg");
+    return aes_seg_scan(c, kind, p, n, st, mask, vaes_seg_any, aes_x86_hit, aes_scan_vaes,
+                        CK_NAME(aes_scan_vaes_seg));
 }
 
 VAES_SEG_TARGET
 int64_t aes_scan_vaes_seg(const aes_ctx *c, const uint8_t *p, size_t n, uint64_t *st, uint64_t mask)
 {
-    CK_PROVENANCE("vaes-seg");
+    CK_PROVENANCE(aes_scan_vaes_seg);
     AES_DISPATCH(vaes_seg_core, c, p, n, st, mask)
 }
 

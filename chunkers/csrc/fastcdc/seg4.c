@@ -60,7 +60,7 @@ static int64_t seg_round(const uint64_t *gear, const uint8_t *p, size_t len, uin
 
 int64_t fastcdc_scan_seg4(const uint64_t *gear, const uint8_t *p, size_t n, uint64_t *fpp, uint64_t mask)
 {
-    CK_PROVENANCE("seg4");
+    CK_PROVENANCE(fastcdc_scan_seg4);
     size_t done = 0;
     while (n - done >= 4 * FASTCDC_SEG_MIN) {
         const size_t rest = (n - done) / 4;
