@@ -20,6 +20,20 @@ def credential(params) -> str | None:
     return {"buzhash": "seed", "fixed": None}.get(algo, "key")
 
 
+def check_credentials(params, key, seed, *, flags: bool = False) -> None:
+    """ParamsError when ``key`` or ``seed`` (None: not given) is given to the chunker of ``params``
+    and it does not take it (see credential). ``flags``: the command line's wording (--key, --seed).
+    The one check of make_chunker and of ``python -m chunkers cut``."""
+    algo = parse_params(params)[0]
+    takes = credential(params)
+    if key is not None and takes != "key":
+        it_takes = ("--seed" if flags else "a seed") if takes == "seed" else None
+        raise ParamsError(("--key: " if flags else "") + f"{algo} takes no key" +
+                          (f" (it takes {it_takes})" if it_takes else ""))
+    if seed is not None and takes != "seed":
+        raise ParamsError(("--seed: " if flags else "") + f"only the legacy buzhash takes a seed, not {algo}")
+
+
 def make_chunker(params, *, key: bytes | None = None, seed: int | None = None, kernel: str | None = None,
                  normal_size: int = 0, sparse: bool = False):
     """A chunker for ``params`` (a borg params string or tuple, see parse_params).
@@ -37,11 +51,7 @@ def make_chunker(params, *, key: bytes | None = None, seed: int | None = None, k
     """
     p = resolved(parse_params(params))
     algo = p[0]
-    takes = credential(p)
-    if key is not None and takes != "key":
-        raise ParamsError(f"{algo} takes no key" + (" (it takes a seed)" if takes == "seed" else ""))
-    if seed is not None and takes != "seed":
-        raise ParamsError(f"only the legacy buzhash takes a seed, not {algo}")
+    check_credentials(p, key, seed)
     key = ZERO_KEY if key is None else key
     seed = 0 if seed is None else seed
     if algo == "fastcdc" and len(p) == 5:

@@ -1,10 +1,12 @@
 """The command-line ends of ``bench --against borg`` (chunkers.bench_borg) and ``tune``
-(chunkers.defaults): progress display, tables, JSON."""
+(chunkers.tune): progress display, tables, JSON. Imports chunkers.cliutil, never chunkers.cli
+(which imports this module)."""
 
 from __future__ import annotations
 
 import json
 
+from chunkers.cliutil import UsageError, check_memory, unwritable
 from chunkers.params import decimal
 
 
@@ -18,8 +20,7 @@ def against_borg(args) -> int:
     from rich.table import Table
 
     from chunkers import bench, bench_borg
-    from chunkers.defaults import cpu_model
-    from chunkers.cli import UsageError
+    from chunkers.tune import cpu_model
     try:
         bench_borg.borg_module()
     except ImportError as e:                  # exit 2 with how to get borg, before any work
@@ -61,8 +62,7 @@ def against_borg(args) -> int:
 
 
 def cmd_tune(args) -> int:
-    from chunkers import defaults
-    from chunkers.cli import UsageError, check_memory, unwritable
+    from chunkers import tune
     if args.size < 1 or args.rounds < 1:
         raise UsageError(f"tune needs --size >= 1 and --rounds >= 1, got {args.size} and {args.rounds}")
     check_memory("tune", args.size, 2)
@@ -71,9 +71,9 @@ def cmd_tune(args) -> int:
         raise UsageError(f"--out: cannot write {args.out!r} ({why})")
     console = _console(args.json)
     with console.status("tune") as status:
-        mb_s = defaults.measure(args.size << 20, args.rounds, progress=lambda s: status.update(f"measuring, {s}"))
-        doc = defaults.document(mb_s)
-        defaults.write(args.out, doc)   # before the status ends: its last write can find the output lost
+        mb_s = tune.measure(args.size << 20, args.rounds, progress=lambda s: status.update(f"measuring, {s}"))
+        doc = tune.document(mb_s)
+        tune.write(args.out, doc)   # before the status ends: its last write can find the output lost
     if args.json:
         print(json.dumps(doc, indent=2))
     else:

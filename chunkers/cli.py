@@ -21,17 +21,14 @@ import sys
 
 import chunkers
 from chunkers import bench as bench_mod, clihelp, registry
-from chunkers.api import credential
+from chunkers.api import check_credentials
 from chunkers.clihelp import ArgumentParser
+from chunkers.cliutil import UsageError, check_memory
 from chunkers.params import decimal, parse_params, resolved
 
 
 FORMATS = ("sizes", "csv", "jsonl")
 """cut --format choices (see _line)."""
-
-
-class UsageError(Exception):
-    """A bad command-line value: reported on stderr with exit status 2."""
 
 
 def _key(text: str | None) -> bytes | None:
@@ -49,11 +46,7 @@ def _key(text: str | None) -> bytes | None:
 def _chunker(args):
     params = resolved(parse_params(args.params))        # --json reports what `default` stands for
     name = params[0]
-    takes = credential(params)
-    if args.key is not None and takes != "key":
-        raise UsageError(f"--key: {name} takes no key" + (" (it takes --seed)" if takes == "seed" else ""))
-    if args.seed is not None and takes != "seed":
-        raise UsageError(f"--seed: only the legacy buzhash takes a seed, not {name}")
+    check_credentials(params, args.key, args.seed, flags=True)   # before --key's hex is read
     try:
         return params, chunkers.make_chunker(params, key=_key(args.key), seed=args.seed,
                                              kernel=args.kernel, sparse=args.sparse)
@@ -194,48 +187,6 @@ def cmd_kernels(args) -> int:
     return 0
 
 
-def unwritable(path: str) -> str | None:
-    """Why ``path`` cannot be written as a file (checked before a long run, not after it), or None."""
-    if not path:
-        return "an empty name"
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path) or path.endswith(os.sep):
-        return "a directory"
-    if os.path.exists(path):
-        return None if os.access(path, os.W_OK) else "no write permission"
-    return None if os.path.isdir(folder) and os.access(folder, os.W_OK) else "its folder cannot be written"
-
-
-def memory_available() -> int | None:
-    """Bytes of memory available to a new allocation (Linux: MemAvailable of /proc/meminfo), or None
-    where that is not known (then nothing is checked)."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
-
-
-def short_of_memory(need: int) -> str | None:
-    """"needs about N MiB of memory; M MiB are available here" when ``need`` bytes exceed the memory
-    available here (with overcommit a MemoryError never comes: the kernel kills the process), else None."""
-    avail = memory_available()
-    if avail is None or need <= avail:
-        return None
-    return f"needs about {need >> 20} MiB of memory; {avail >> 20} MiB are available here"
-
-
-def check_memory(command: str, mib: int, copies: int) -> None:
-    """UsageError when ``copies`` x ``mib`` MiB (a benchmark's data and its copies) exceed the memory
-    available here (short_of_memory)."""
-    why = short_of_memory(copies * (mib << 20))
-    if why:
-        raise UsageError(f"{command} --size {mib} {why}")
-
-
 def cmd_bench(args) -> int:
     if args.size < 1 or args.repeat < 1:
         raise UsageError(f"bench needs --size >= 1 and --repeat >= 1, got {args.size} and {args.repeat}")
@@ -312,9 +263,8 @@ def _main(argv) -> int:
     args = parser().parse_args(argv)
     try:
         if args.defaults is not None:
-            from chunkers import defaults
-            defaults.loaded(args.defaults, "--defaults")    # a bad file is a usage error before any work
-            os.environ[defaults.ENV] = args.defaults
+            registry.loaded(args.defaults, "--defaults")    # a bad file is a usage error before any work
+            os.environ[registry.DEFAULTS_ENV] = args.defaults
         status = args.func(args)
         sys.stdout.flush()          # a closed pipe shows here for output still buffered
         return status

@@ -43,7 +43,7 @@ def epilog() -> str:
         lines.append(f"  {name:<14} {', '.join(k[0] for k in fam.kernels)}")
         if fam.env_var:
             env.append(f"  {fam.env_var:<26} default {name} kernel (--kernel wins)")
-    from chunkers.defaults import ENV as DEFAULTS_ENV
+    from chunkers.registry import DEFAULTS_ENV
     lines += ["", "environment variables:", *env,
               f"  {DEFAULTS_ENV:<26} a defaults file written by `tune` (what --defaults sets)",
               f"  {HIDE_ENV:<26} comma-separated CPU features treated as absent (testing)"]

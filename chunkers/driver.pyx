@@ -168,8 +168,8 @@ def cpu_features(known=False):
 
 cdef tuple kernel_table(const ck_kernel *kernels, size_t count):
     """Every row of a family's C registry (its kernels.def, every build target) as a
-    chunkers.registry.Kernel, all columns."""
-    from chunkers.registry import RANKED, Kernel
+    chunkers.kernelrow.Kernel (chunkers.registry.Kernel), all columns."""
+    from chunkers.kernelrow import RANKED, Kernel
     cdef size_t i
     cdef unsigned b
     cdef const ck_kernel *k

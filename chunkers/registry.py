@@ -1,4 +1,7 @@
-"""The scan-kernel registry: inventory and selection (spec 01 §11, 06 §8.5).
+"""The scan-kernel registry: inventory and selection (spec 01 §11, 06 §8.5), the one place a
+kernel is chosen: the argument, the family's variable, the measured defaults file
+(CHUNKERS_DEFAULTS, loaded and checked here; chunkers.tune writes it) and the per-machine ranks
+of the kernel lists (chunkers.kernelrow rows).
 
 A kernel is chosen per chunker family by the ``kernel=`` argument or, when
 that is None, by the family's environment variable; unset or empty means the
@@ -10,9 +13,13 @@ applies, and never falls back.
 from __future__ import annotations
 
 import functools
+import json
 import os
 import platform
+import stat
 from typing import NamedTuple
+
+from chunkers.kernelrow import PORTABLE, RANKED, Kernel  # noqa: F401  (re-exported: chunkers.registry.Kernel)
 
 UNKNOWN = "not a kernel of this build"
 NOT_BUILT = "not compiled into this build (needs a newer compiler)"
@@ -25,29 +32,6 @@ NOT_COVERED = "not covered"
 SINGLE = "single"
 """The ``kernel`` of a chunker with a single implementation (fixed), and of borg's own loop where a
 family has more (the legacy buzhash: ``single`` and ``seg4``)."""
-
-
-PORTABLE = "portable"
-"""The target of a kernel built for every architecture (a Kernel.target; the others are "x86-64", "aarch64")."""
-RANKED = ("x86_64", "aarch64", "*")
-"""The machines (platform.machine(), "*" for any other) of the rank columns of a kernel list, in order."""
-
-
-class Kernel(NamedTuple):
-    """One row of a family's kernel list (chunkers/csrc/<family>/kernels.def) as compiled: the
-    only place a kernel is named. Every build target's rows are exported, so that the suite knows
-    the kernels it cannot run here."""
-
-    name: str
-    symbol: str | None          # its C function (None for a single implementation in Python)
-    source: str | None          # its C file, relative to chunkers/csrc
-    target: str                 # "x86-64", "aarch64" or PORTABLE
-    here: bool                  # a kernel of this build target
-    built: bool                 # compiled into this build (False for another target's, or an old compiler)
-    cpu: tuple                  # CPU feature names (chunkers.cpu_features) it needs at run time
-    freestanding: tuple | None  # None: verified natively only; else the kernels whose files its
-                                # freestanding emulator image also needs (conformance.emulate)
-    rank: dict                  # RANKED machine -> its place in the default order (1 first, 0 never)
 
 
 class Family(NamedTuple):
@@ -94,8 +78,9 @@ def register_single(name: str) -> None:
 
 
 def families() -> list[str]:
-    """Names of the registered chunker families (single-implementation ones included)."""
-    import chunkers  # noqa: F401  (importing the package registers every family)
+    """Names of the registered chunker families (single-implementation ones included). Every family
+    is registered by then: importing chunkers.registry runs the package's __init__ first, which
+    imports every chunker module (no import back into the package from here)."""
     return list(_FAMILIES)
 
 
@@ -162,10 +147,9 @@ def _machine() -> str:
 def default(family: str) -> str:
     """The kernel used when none is named: the first runnable of the family's preference
     list for this machine (measured defaults, see README), or the kernel that a defaults file
-    named by CHUNKERS_DEFAULTS sets (chunkers.defaults; ValueError if it cannot run here)."""
+    named by CHUNKERS_DEFAULTS sets (see requested(); ValueError if it cannot run here)."""
     fam = _family(family)
-    from chunkers import defaults as measured
-    name = measured.requested(family)     # checked by measured.load: it runs here
+    name = requested(family)     # checked by load: it runs here
     if name is not None:
         return name
     for name in fam.defaults.get(_machine(), fam.defaults["*"]):
@@ -238,3 +222,91 @@ def kernels() -> list[KernelStatus]:
             reason = why_not(fam, name)
             rows.append(KernelStatus(fam, name, reason is None, reason, name == dflt, coverage(fam, name)))
     return rows
+
+
+# The measured defaults file (written by `python -m chunkers tune`, chunkers.tune), honoured only when asked.
+#
+# default() uses it only when the environment variable CHUNKERS_DEFAULTS names it (or the CLI's
+# --defaults FILE sets that); there is no silent run-time guess. A named kernel (kernel= or the
+# family's variable) still wins over the file. The file must come from this machine kind: a
+# malformed file, a family without a choice of kernels, or a default that cannot run here (for any
+# family, not only the one in use) is an error when the file is loaded (ValueError with the path and
+# the reason), never ignored. Format::
+#
+#     {"format": "chunkers-defaults/1", "cpu": "<model name>", "machine": "x86_64",
+#      "features": [...], "defaults": {"fastcdc": "scalar", "aes": "vaes256-seg", ...},
+#      "mb_s": {"fastcdc": {"scalar": 4645.0, ...}, ...}}
+
+DEFAULTS_ENV = "CHUNKERS_DEFAULTS"
+"""Environment variable naming a defaults file written by ``python -m chunkers tune``."""
+FORMAT = "chunkers-defaults/1"
+
+TUNE_PARAMS = {
+    "fastcdc": "fastcdc,19,23,21,2",
+    "buzhash64": "buzhash64,19,23,21,4095,2",
+    "buzhash": "buzhash,19,23,21,4095",
+    "aes": "rabin-aes,19,23,21,2",
+}
+"""Family -> params of the chunk-mode run that decides its default (the AES kernels serve all
+three AES chunkers; rabin-aes is the middle one in cost)."""
+
+
+MAX_FILE = 1 << 20
+"""Bytes a defaults file may hold (tune writes about 1 KiB): a device or a huge file is refused
+before it is read."""
+
+
+def load(path: str, source: str = DEFAULTS_ENV) -> dict:
+    """family -> kernel (names stripped and lowercased, as for kernel= and the variables) from a
+    defaults file; ValueError (with the path) if it is not a regular file of at most MAX_FILE bytes
+    (a FIFO would block, /dev/zero never end), unreadable or malformed, names a family outside
+    TUNE_PARAMS or, for any family, a kernel that cannot run here. ``source``: what named the file
+    (the variable, or the command line's --defaults), the start of every message."""
+    where = f"{source}={path!r}"
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_FILE:
+            raise ValueError(f"not a regular file of at most {MAX_FILE} bytes")
+        with open(path, "rb") as f:
+            doc = json.loads(f.read(MAX_FILE + 1))
+    except (OSError, ValueError, RecursionError) as e:     # RecursionError: JSON nested too deep
+        raise ValueError(f"{where}: cannot read the defaults file ({e})") from None
+    defaults = doc.get("defaults") if isinstance(doc, dict) else None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not isinstance(defaults, dict) or \
+            not all(isinstance(k, str) and isinstance(v, str) for k, v in defaults.items()):
+        raise ValueError(f"{where}: not a {FORMAT} file (write one with `python -m chunkers tune`)")
+    defaults = {family: kernel.strip().lower() for family, kernel in defaults.items()}
+    for family, kernel in defaults.items():     # every entry, not only the family in use: a typo must not pass
+        if family not in TUNE_PARAMS:
+            raise ValueError(f"{where}: {family!r} is not a family with a choice of kernels "
+                             f"({', '.join(TUNE_PARAMS)})")
+        reason = why_not(family, kernel)
+        if reason is not None:
+            raise ValueError(f"{where}: the {family} default {kernel!r}: {reason}")
+    return defaults
+
+
+_loaded: dict = {}
+"""path -> (the file's identity, its defaults): a chunker made per file must not reread and recheck it."""
+
+
+def loaded(path: str, source: str = DEFAULTS_ENV) -> dict:
+    """load(path, source), again only when the file's identity (device, inode, size, mtime) or
+    CHUNKERS_CPU_HIDE changed since the last call, so an edited or replaced file, or a feature
+    hidden since, is checked anew; ValueError as load()."""
+    try:
+        st = os.stat(path)      # with the hidden features: load() checks that every default runs here
+        identity = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, os.environ.get(HIDE_ENV, ""))
+    except OSError:
+        identity = None     # load() reports why it cannot be read
+    cached = _loaded.get(path)
+    if identity is None or cached is None or cached[0] != identity:
+        cached = _loaded[path] = (identity, load(path, source))
+    return cached[1]
+
+
+def requested(family: str) -> str | None:
+    """The kernel the file named by CHUNKERS_DEFAULTS sets for ``family`` (see loaded()), or None when
+    the variable is unset or empty or the file does not mention the family."""
+    path = os.environ.get(DEFAULTS_ENV, "")
+    return loaded(path).get(family) if path else None

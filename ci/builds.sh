@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The build matrix (README: "Suite strength"): the extensions built by gcc and
+# The build matrix (docs/suite-strength.md): the extensions built by gcc and
 # clang at -O0, -O2 and -O3 into build/builds/, the main job in each, identical
 # result fingerprints required, MB/s per build. Installs clang with apt if missing.
 set -euo pipefail

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# C coverage of the kernels under the default test tier (README: "Suite strength"):
+# C coverage of the kernels under the default test tier (docs/suite-strength.md):
 # a gcc --coverage -O0 build in build/coverage, the default pytest tier against it,
 # line and branch coverage per C file from gcov; exits non-zero when a file whose
 # code runs on this CPU is under 95 % branch coverage after the reasoned

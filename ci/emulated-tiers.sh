@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The emulated kernel tiers, for .ci/run (README: "Verified tiers"): every x86-64
+# The emulated kernel tiers, for .ci/run (docs/verified-tiers.md): every x86-64
 # kernel in bochscpu, also where it runs natively; the aarch64 kernels under
 # qemu-aarch64; the portable kernels and the driver on big-endian s390x under
 # qemu-s390x. Prints the tier matrix (also written to ci/cross/tiers.json) and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mutation testing, CI sample (README: "Suite strength"): the deterministic
+# Mutation testing, CI sample (docs/suite-strength.md): the deterministic
 # sample of the fault catalogue (conformance/mutants/catalogue.py CI_SAMPLE),
 # each planted into build/mutants, rebuilt, and run against the default tier
 # and the main job. Exits non-zero if a counted fault survives. The whole

@@ -23,7 +23,7 @@ import faulthandler
 import os
 import sys
 
-from chunkers.cli import short_of_memory, unwritable
+from chunkers.cliutil import short_of_memory, unwritable
 from chunkers.clihelp import ArgumentParser
 from chunkers.params import decimal
 from conformance.families import FAMILIES

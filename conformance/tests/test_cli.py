@@ -112,9 +112,9 @@ def test_bench_usage_errors(capsys, args):
 def test_bench_and_tune_larger_than_memory_are_usage_errors(capsys, monkeypatch, tmp_path):
     """With overcommit a MemoryError never comes: `bench --size 100000000` was killed by the kernel
     (exit 137) after eating the machine's memory. The need is checked against MemAvailable first."""
-    from chunkers import cli
-    assert cli.memory_available() is None or cli.memory_available() > 0
-    monkeypatch.setattr(cli, "memory_available", lambda: 100 << 20)
+    from chunkers import cliutil
+    assert cliutil.memory_available() is None or cliutil.memory_available() > 0
+    monkeypatch.setattr(cliutil, "memory_available", lambda: 100 << 20)
     assert main(["bench", "--size", "60", "--family", "fixed"]) == 2
     assert "bench --size 60 needs about 120 MiB of memory; 100 MiB are available here" in capsys.readouterr().err
     assert main(["tune", "--size", "60", "--out", str(tmp_path / "d.json")]) == 2
@@ -123,8 +123,8 @@ def test_bench_and_tune_larger_than_memory_are_usage_errors(capsys, monkeypatch,
 
 @pytest.mark.parametrize("out, why", [("{tmp}", "a directory"), ("{tmp}/none/d.json", "its folder cannot be written")])
 def test_tune_out_is_checked_before_measuring(capsys, monkeypatch, tmp_path, out, why):
-    from chunkers import defaults
-    monkeypatch.setattr(defaults, "measure", lambda *a, **k: pytest.fail("measured before checking --out"))
+    from chunkers import tune
+    monkeypatch.setattr(tune, "measure", lambda *a, **k: pytest.fail("measured before checking --out"))
     assert main(["tune", "--size", "1", "--out", out.format(tmp=tmp_path)]) == 2
     assert f"({why})" in capsys.readouterr().err
 

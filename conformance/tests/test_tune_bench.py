@@ -1,4 +1,4 @@
-"""`python -m chunkers tune` defaults files (chunkers.defaults) and the arithmetic of
+"""`python -m chunkers tune` defaults files (chunkers.registry, chunkers.tune) and the arithmetic of
 `bench --against borg` (chunkers.bench_borg). No timings are asserted: tune runs on a
 tiny input only to check the file it writes, and the ratio tables get fixed rows."""
 
@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import chunkers
-from chunkers import bench_borg, cli, defaults
+from chunkers import bench_borg, cli, registry
 from chunkers.registry import resolve
 
 pytestmark = pytest.mark.ours_only
@@ -20,14 +20,14 @@ def _runnable(family):
 
 
 def test_defaults_file_is_honoured_only_when_named(tmp_path, monkeypatch):
-    monkeypatch.delenv(defaults.ENV, raising=False)
+    monkeypatch.delenv(registry.DEFAULTS_ENV, raising=False)
     monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
     plain = resolve("aes")
     other = next(k for k in _runnable("aes") if k != plain)    # evp always runs, so there is another
     path = tmp_path / "d.json"
-    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": other}}))
+    path.write_text(json.dumps({"format": registry.FORMAT, "defaults": {"aes": other}}))
     assert resolve("aes") == plain                              # a file nobody named changes nothing
-    monkeypatch.setenv(defaults.ENV, str(path))
+    monkeypatch.setenv(registry.DEFAULTS_ENV, str(path))
     assert resolve("aes") == other
     assert resolve("aes", plain) == plain                       # a named kernel still wins
     monkeypatch.setenv("CHUNKERS_AES_KERNEL", plain)
@@ -37,17 +37,17 @@ def test_defaults_file_is_honoured_only_when_named(tmp_path, monkeypatch):
 def test_defaults_file_is_read_once_and_again_when_changed(tmp_path, monkeypatch):
     """A chunker made per file must not reread the file; an edited file is checked anew."""
     monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
-    monkeypatch.delenv(defaults.ENV, raising=False)
+    monkeypatch.delenv(registry.DEFAULTS_ENV, raising=False)
     plain = resolve("aes")
     other = next(k for k in _runnable("aes") if k != plain)
     path = tmp_path / "d.json"
-    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": other}}))
-    monkeypatch.setenv(defaults.ENV, str(path))
+    path.write_text(json.dumps({"format": registry.FORMAT, "defaults": {"aes": other}}))
+    monkeypatch.setenv(registry.DEFAULTS_ENV, str(path))
     loads = []
-    real_load = defaults.load
-    monkeypatch.setattr(defaults, "load", lambda *a: loads.append(a) or real_load(*a))
+    real_load = registry.load
+    monkeypatch.setattr(registry, "load", lambda *a: loads.append(a) or real_load(*a))
     assert [resolve("aes") for _ in range(3)] == [other] * 3 and len(loads) == 1
-    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": other + "-x"}}))   # size changes
+    path.write_text(json.dumps({"format": registry.FORMAT, "defaults": {"aes": other + "-x"}}))   # size changes
     with pytest.raises(ValueError, match=f"aes default '{other}-x'"):
         resolve("aes")
     path.unlink()
@@ -64,8 +64,8 @@ def test_defaults_file_is_checked_again_when_a_feature_is_hidden(tmp_path, monke
     if "aes-ni" not in _runnable("aes"):
         pytest.skip("aes-ni does not run here")
     path = tmp_path / "d.json"
-    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"aes": "aes-ni"}}))
-    monkeypatch.setenv(defaults.ENV, str(path))
+    path.write_text(json.dumps({"format": registry.FORMAT, "defaults": {"aes": "aes-ni"}}))
+    monkeypatch.setenv(registry.DEFAULTS_ENV, str(path))
     assert resolve("aes") == "aes-ni"
     monkeypatch.setenv(HIDE_ENV, "aes")
     with pytest.raises(ValueError, match="aes default 'aes-ni'.*lacks aes"):
@@ -75,18 +75,18 @@ def test_defaults_file_is_checked_again_when_a_feature_is_hidden(tmp_path, monke
 @pytest.mark.parametrize("content, message", [
     ("not json", "cannot read the defaults file"),
     (json.dumps({"format": "other", "defaults": {}}), "not a chunkers-defaults/1 file"),
-    (json.dumps({"format": defaults.FORMAT, "defaults": {"aes": 3}}), "not a chunkers-defaults/1 file"),
-    (json.dumps({"format": defaults.FORMAT, "defaults": {"aes": "no-such-kernel"}}), "not a kernel"),
-    (json.dumps({"format": defaults.FORMAT, "defaults": {"fastcdx": "scalar"}}), "'fastcdx' is not a family"),
-    (json.dumps({"format": defaults.FORMAT, "defaults": {"fastcdc": "bogus"}}),     # checked for every family
+    (json.dumps({"format": registry.FORMAT, "defaults": {"aes": 3}}), "not a chunkers-defaults/1 file"),
+    (json.dumps({"format": registry.FORMAT, "defaults": {"aes": "no-such-kernel"}}), "not a kernel"),
+    (json.dumps({"format": registry.FORMAT, "defaults": {"fastcdx": "scalar"}}), "'fastcdx' is not a family"),
+    (json.dumps({"format": registry.FORMAT, "defaults": {"fastcdc": "bogus"}}),     # checked for every family
      "fastcdc default 'bogus': not a kernel"),
     ("[" * 100000, "cannot read the defaults file"),                                 # nested too deep
-    (" " * (defaults.MAX_FILE + 1), "not a regular file of at most"),                # too large to be one
+    (" " * (registry.MAX_FILE + 1), "not a regular file of at most"),                # too large to be one
 ])
 def test_bad_defaults_file_is_an_error_not_ignored(tmp_path, monkeypatch, content, message):
     path = tmp_path / "d.json"
     path.write_text(content)
-    monkeypatch.setenv(defaults.ENV, str(path))
+    monkeypatch.setenv(registry.DEFAULTS_ENV, str(path))
     monkeypatch.delenv("CHUNKERS_AES_KERNEL", raising=False)
     with pytest.raises(ValueError, match=message):
         resolve("aes")
@@ -98,7 +98,7 @@ def test_defaults_file_that_is_not_a_regular_file_is_refused_unread(tmp_path, mo
     if path == "fifo":
         path = str(tmp_path / "fifo")
         os.mkfifo(path)
-    monkeypatch.setenv(defaults.ENV, path)
+    monkeypatch.setenv(registry.DEFAULTS_ENV, path)
     with pytest.raises(ValueError, match="not a regular file"):
         resolve("fastcdc")
 
@@ -106,8 +106,8 @@ def test_defaults_file_that_is_not_a_regular_file_is_refused_unread(tmp_path, mo
 def test_defaults_file_names_are_normalised_like_kernel_names(tmp_path, monkeypatch):
     """' SEG4 ' selects seg4 as kernel= and CHUNKERS_*_KERNEL do; the legacy buzhash has a choice too."""
     path = tmp_path / "d.json"
-    path.write_text(json.dumps({"format": defaults.FORMAT, "defaults": {"buzhash": " SEG4 "}}))
-    monkeypatch.setenv(defaults.ENV, str(path))
+    path.write_text(json.dumps({"format": registry.FORMAT, "defaults": {"buzhash": " SEG4 "}}))
+    monkeypatch.setenv(registry.DEFAULTS_ENV, str(path))
     monkeypatch.delenv("CHUNKERS_BUZHASH_KERNEL", raising=False)
     assert resolve("buzhash") == "seg4" and chunkers.make_chunker("buzhash,10,16,12,4095").kernel == "seg4"
 
@@ -129,10 +129,10 @@ def test_tune_writes_a_file_that_selection_uses(tmp_path, monkeypatch):
     out = tmp_path / "tuned.json"
     assert cli.main(["tune", "--out", str(out), "--size", "1", "--rounds", "1", "--json"]) == 0
     doc = json.loads(out.read_text())
-    assert doc["format"] == defaults.FORMAT and set(doc["defaults"]) == set(defaults.TUNE_PARAMS)
+    assert doc["format"] == registry.FORMAT and set(doc["defaults"]) == set(registry.TUNE_PARAMS)
     for family, kernel in doc["defaults"].items():
         assert kernel in _runnable(family) and set(doc["mb_s"][family]) == set(_runnable(family))
-        monkeypatch.setenv(defaults.ENV, str(out))
+        monkeypatch.setenv(registry.DEFAULTS_ENV, str(out))
         monkeypatch.delenv(f"CHUNKERS_{family.upper()}_KERNEL", raising=False)
         assert resolve(family) == kernel
 
