@@ -11,8 +11,17 @@ shows that no table, driver, lane extraction or AES block layout (evp: the
 LE64 digest in, the LE64 cut value out, spec 06 §3-4) depends on host byte
 order. Writes a JSON report; exit status 1 on any difference.
 
+With ``--impl NAME`` (as ``python -m conformance --impl``: ``borg``, ``model`` or
+``module:attribute``) the cells are that implementation's kernels that run on
+this CPU, checked at chunk level against our chunkers (built for this
+architecture) and against the golden vectors; it has no scan API, so there is
+no scan catalogue, and every cell must make calls that reach it
+(conformance.audit). ``ci/borg-cross.sh ARCH`` runs it on borg 2.0.0b25
+cross-built for aarch64 or s390x. Exit status 2 with one line when the
+implementation cannot be loaded here.
+
     python -m conformance.cross --emulator qemu-s390x --report ci/cross/report-s390x.json
-                                [--quick] [--family F ...] [--fail-fast]
+                                [--impl NAME] [--quick] [--family F ...] [--fail-fast]
 """
 
 from __future__ import annotations
@@ -22,7 +31,7 @@ import platform
 import sys
 
 from chunkers.clihelp import ArgumentParser
-from conformance import job
+from conformance import audit, engine, impls, job
 from conformance.families import FAMILIES
 
 SEED = 1
@@ -31,15 +40,29 @@ CORPUS = (1 << 16, ("lcg", "sha-ctr"))
 
 
 def _kernel_rows(coverage: str, quick: bool = False, families=None, fail_fast: bool = False) -> list:
+    name = engine.implementation().name
     rows = []
     for cell in job.matrix(SEED, CORPUS[0], [], families=families, patterns=CORPUS[1], classes_everywhere=not quick,
                            fail_fast=fail_fast):
-        rows.append(dict(family=cell.family, kernel=cell.kernel, result=cell.status, detail=cell.reason,
-                         coverage=coverage if cell.status != "skipped" else "not covered",
+        rows.append(dict(family=cell.family, kernel=cell.kernel, implementation=name, result=cell.status,
+                         detail=cell.reason, coverage=coverage if cell.status != "skipped" else "not covered",
                          cases=cell.scan_cases, chunk_runs=cell.chunk_runs, vectors=cell.vectors,
-                         ran=cell.ran, mismatch_count=len(cell.mismatches),
+                         ran=cell.ran, levels=cell.levels, mismatch_count=len(cell.mismatches),
                          mismatches=[str(m) for m in cell.mismatches[:5]]))
     return rows
+
+
+def _implementation(name: str):
+    """The implementation under test, counted (conformance.audit) unless ours; or the one line
+    saying why it cannot run here."""
+    try:
+        impl = impls.get(name)
+    except (ValueError, ImportError, AttributeError) as e:
+        return None, f"error: --impl {name}: {e}"
+    reason = impl.unavailable()
+    if reason:
+        return None, f"error: --impl {name}: {reason}"
+    return (impl if impl.name == "ours" else audit.Counting(impl)), None
 
 
 def main(argv=None) -> int:
@@ -54,14 +77,35 @@ def main(argv=None) -> int:
     ap.add_argument("-x", "--fail-fast", action="store_true",
                     help="stop at the first failed family x kernel cell (conformance.mutants: minutes per fault "
                          "under qemu instead of a quarter of an hour)")
+    ap.add_argument("--impl", default="ours",
+                    help="the implementation whose kernels are checked (as python -m conformance --impl: ours, "
+                         "borg, model or module:attribute; default ours); not ours: chunk level and vectors only")
     args = ap.parse_args(argv)
+    impl, why = _implementation(args.impl)
+    if impl is None:
+        print(why.replace("\n", " "), file=sys.stderr)
+        return 2
     coverage = "native" if args.emulator == "native" else f"emulated ({args.emulator})"
-    report = dict(machine=platform.machine(), byteorder=sys.byteorder, emulator=args.emulator,
-                  kernels=_kernel_rows(coverage, args.quick, args.family, args.fail_fast))
+    previous = engine.implementation()
+    engine.set_implementation(impl)
+    try:
+        rows = _kernel_rows(coverage, args.quick, args.family, args.fail_fast)
+    finally:
+        engine.set_implementation(previous)
+    report = dict(implementation=impl.name, machine=platform.machine(), byteorder=sys.byteorder,
+                  emulator=args.emulator, kernels=rows)
+    if isinstance(impl, audit.Counting):
+        report["calls"] = impl.calls
+        report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b}
+                                        for f, a, b in audit.kernel_differences(impl, args.family)]
     for row in report["kernels"]:
-        print(f"{row['family']:10} {row['kernel']:10} {row['coverage']:24} {row['result']:7} "
-              f"{row['cases']} scan cases, {row['chunk_runs']} chunk runs, {row['vectors']} vectors {row['detail']}"
+        scan = f"{row['cases']} scan cases" if impl.name == "ours" else "no scan API"
+        print(f"{impl.name:5} {row['family']:10} {row['kernel']:10} {row['coverage']:24} {row['result']:7} "
+              f"{scan}, {row['chunk_runs']} chunk runs, {row['vectors']} vectors {row['detail']}"
               + "".join(f"\n    {m}" for m in row["mismatches"][:1]))
+    if isinstance(impl, audit.Counting):
+        print(f"{len(rows)} family x kernel cells of {impl.name} on {platform.machine()} ({sys.byteorder}-endian), "
+              f"{impl.calls} calls reached it")
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=1)
