@@ -151,6 +151,8 @@ class Borg(Implementation):
                     "aes": ("vaes", "aes-ni", "aes-arm64", "evp")}
     PROBE = {"fastcdc": ("fastcdc", 6, 12, 8, 0), "buzhash64": ("buzhash64", 6, 12, 8, 65, 0),
              "aes": ("rabin-aes", 6, 12, 8, 0)}
+    cache_size = 64
+    """Chunkers kept for reuse (see _chunker); fuzz/impl_chunks.py raises it for a campaign's corpus."""
 
     def _module(self):
         return importlib.import_module("borg.chunkers")
@@ -215,7 +217,7 @@ class Borg(Implementation):
             cache.move_to_end(k)
             return cache[k]
         chunker = cache[k] = self._make(params, key, seed, kernel, normal_size)
-        if len(cache) > 64:
+        if len(cache) > self.cache_size:
             cache.popitem(last=False)
         return chunker
 

@@ -11,6 +11,27 @@ from pathlib import Path
 from fuzz import targets
 
 SCAN_FAMILIES = ("fastcdc", "buzhash64", "aes")     # kernel families with scan targets (fuzz/scan_diff.py)
+IMPL_HELP = ("implementation under test of the targets that go through the adapter (impl_chunks): ours "
+             "(default), borg (the instrumented borg of BORG_SANITIZE=1 ci/borg-reference.sh, $BORG_FUZZ_VENV), "
+             "model or module:attribute (conformance/impls.py); the other targets check ours only")
+
+
+def _impl_target(name: str, impl: str):
+    """The target module, told to check ``impl`` (replay in this process)."""
+    from fuzz.campaign import check_impl
+    check_impl(name, impl)
+    mod = targets.load(name)
+    if targets.TARGETS[name].impl:
+        from conformance import impls
+        try:
+            implementation = impls.get(impl)
+        except (ValueError, ImportError, AttributeError) as e:
+            raise LookupError(f"--impl {impl}: {e}") from None
+        why = implementation.unavailable()
+        if why:
+            raise LookupError(f"--impl {impl}: {why}")
+        mod.set_implementation(implementation)
+    return mod
 
 
 def _inputs(name: str, corpus: bool, paths: list) -> list:
@@ -27,7 +48,8 @@ def _inputs(name: str, corpus: bool, paths: list) -> list:
 def cmd_replay(a) -> int:
     """Run inputs through a target without libFuzzer; 1 if any fails."""
     failed = 0
-    mod, items = _inputs(a.target, a.corpus, a.paths)
+    mod = _impl_target(a.target, a.impl)
+    _, items = _inputs(a.target, a.corpus, a.paths)
     for label, data in items:
         try:
             mod.TestOneInput(data)
@@ -36,7 +58,8 @@ def cmd_replay(a) -> int:
             print(f"FAIL {label}\n{traceback.format_exc()}", file=sys.stderr)
             if not a.keep_going:
                 break
-    print(f"{a.target}: {len(items)} inputs replayed, {failed} failed")
+    impl = f" against --impl {a.impl}" if targets.TARGETS[a.target].impl else ""
+    print(f"{a.target}: {len(items)} inputs replayed{impl}, {failed} failed")
     return 1 if failed else 0
 
 
@@ -49,14 +72,24 @@ def cmd_build(a) -> int:
 def cmd_run(a) -> int:
     from fuzz import campaign
     names = list(targets.TARGETS) if a.target == "all" else [a.target]
+    if a.impl != "ours" and a.target == "all":     # the targets that go through the adapter
+        names = [n for n in names if targets.TARGETS[n].impl]
+    for name in names:                              # a wrong --impl: one line, exit 2, before any campaign
+        campaign.check_impl(name, a.impl)
     bad = 0
     for name in names:
-        s = campaign.run(name, a.time, a.jobs, a.build_dir, tuple(a.libfuzzer), runs=a.runs, minimize_runs=a.runs)
+        s = campaign.run(name, a.time, a.jobs, a.build_dir, tuple(a.libfuzzer), runs=a.runs, minimize_runs=a.runs,
+                         impl=a.impl)
         print(s.text(), flush=True)
         if not s.ok:
             bad += 1
-            print(campaign.log_tail(name), file=sys.stderr)
+            print(campaign.log_tail(name, impl=a.impl), file=sys.stderr)
     return 1 if bad else 0
+
+
+def cmd_planted(a) -> int:
+    from fuzz import planted
+    return planted.main(a)
 
 
 def cmd_coverage(a) -> int:
@@ -112,12 +145,23 @@ def main(argv=None) -> int:
                    help="executions per target and per minimization step (0: bounded by --time)")
     r.add_argument("--jobs", type=int, default=1)
     r.add_argument("--build-dir", type=Path, help="instrumented build (default fuzz/build/asan)")
+    r.add_argument("--impl", default="ours", help=IMPL_HELP)
     r.add_argument("libfuzzer", nargs="*", help="extra libFuzzer flags (after --)")
     rp = sub.add_parser("replay", help="run seeds, regressions (and corpus, paths) without libFuzzer")
     rp.add_argument("target", choices=list(targets.TARGETS))
     rp.add_argument("paths", nargs="*")
     rp.add_argument("--corpus", action="store_true", help="also the local corpus fuzz/corpus/TARGET")
     rp.add_argument("--keep-going", action="store_true")
+    rp.add_argument("--impl", default="ours", help="implementation a Target.impl target checks (in this process)")
+    pl = sub.add_parser("planted", help="seconds to the first finding of impl_chunks --impl borg per planted fault "
+                                        "of the stand-in borg (conformance/tests/stub_borg), from an empty corpus")
+    pl.add_argument("faults", nargs="*", help="faults (default: every one reachable here, and 'none')")
+    pl.add_argument("--time", type=int, default=120, help="seconds per campaign at most (default 120)")
+    pl.add_argument("--reps", type=int, default=1, help="campaigns per fault, libFuzzer -seed=1..REPS")
+    pl.add_argument("--build-dir", type=Path, help="our instrumented build under the stand-in (default: plain)")
+    pl.add_argument("--keep", type=Path, help="write the minimized findings here (default: a temporary directory)")
+    pl.add_argument("--json", type=Path, help="also write the table as JSON")
+    pl.add_argument("--libfuzzer", default="", help="extra libFuzzer flags, one string (e.g. '-use_value_profile=1')")
     c = sub.add_parser("coverage", help="kernel line/branch coverage of a target's corpus (llvm-cov)")
     c.add_argument("target", choices=list(targets.TARGETS))
     c.add_argument("--family", choices=SCAN_FAMILIES, help="kernel sources to report (default: from the target)")
@@ -131,7 +175,7 @@ def main(argv=None) -> int:
         p.error("run: --time and --runs must be >= 0 and not both 0 (a campaign needs a bound)")
     try:
         return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
-                "seeds": cmd_seeds, "list": cmd_list}[a.cmd](a)
+                "seeds": cmd_seeds, "list": cmd_list, "planted": cmd_planted}[a.cmd](a)
     except (FileNotFoundError, LookupError) as e:     # no instrumented build, atheris, Cython or clang
         print(f"error: {e}", file=sys.stderr)
         return 2

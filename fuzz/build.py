@@ -119,15 +119,74 @@ def run_env(variant_dir: Path, pymalloc: bool = False) -> dict:
     info = json.loads((Path(variant_dir) / "BUILD_INFO.json").read_text())
     runtime = _RUNTIMES.get(info.get("sanitizer") or info["variant"])
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(variant_dir), str(ROOT)]))
-    if runtime:
-        env.update(
-            LD_PRELOAD=str(atheris_runtime(runtime)),
-            # Python's allocator would hide overflows of its objects from ASan.
-            PYTHONMALLOC="pymalloc" if pymalloc else "malloc",
-            ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:"
-                         "symbolize=1:handle_segv=1:handle_sigill=1",
-            # unsigned wrap-around is defined C and the rolling hashes' arithmetic (mod 2^64, spec
-            # 02/03); OSS-Fuzz's undefined build reports it unless silenced, as its runner does
-            UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:silence_unsigned_overflow=1",
-        )
+    return _sanitized(env, atheris_runtime(runtime), pymalloc) if runtime else env
+
+
+def _sanitized(env: dict, runtime: Path, pymalloc: bool) -> dict:
+    env.update(
+        LD_PRELOAD=str(runtime),
+        # Python's allocator would hide overflows of its objects from ASan.
+        PYTHONMALLOC="pymalloc" if pymalloc else "malloc",
+        ASAN_OPTIONS="detect_leaks=0:allocator_may_return_null=1:quarantine_size_mb=64:"
+                     "symbolize=1:handle_segv=1:handle_sigill=1",
+        # unsigned wrap-around is defined C and the rolling hashes' arithmetic (mod 2^64, spec
+        # 02/03); OSS-Fuzz's undefined build reports it unless silenced, as its runner does
+        UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:silence_unsigned_overflow=1",
+    )
+    return env
+
+
+# --impl (fuzz targets with Target.impl): which interpreter runs the target and with what.
+
+BORG_FUZZ_VENV = ROOT / ".borg-fuzz-venv"
+"""The instrumented borg (``BORG_SANITIZE=1 ci/borg-reference.sh``); ``$BORG_FUZZ_VENV`` overrides."""
+
+
+def borg_fuzz_venv() -> Path:
+    return Path(os.environ.get("BORG_FUZZ_VENV") or BORG_FUZZ_VENV).absolute()
+
+
+def impl_python(impl: str) -> Path:
+    """The interpreter a campaign of ``--impl impl`` runs in: the instrumented borg venv's for
+    ``borg`` (LookupError, one line, when it is missing or not instrumented), else this one."""
+    if impl != "borg":
+        return Path(sys.executable)
+    venv = borg_fuzz_venv()
+    python, stamp = venv / "bin" / "python", venv / ".borg-build"
+    build = "BORG_SANITIZE=1 ci/borg-reference.sh (or set BORG_FUZZ_VENV)"
+    if not python.exists():
+        raise LookupError(f"--impl borg: no instrumented borg in {venv}: build it with {build}")
+    if "fuzzer-no-link" not in (stamp.read_text() if stamp.exists() else ""):
+        raise LookupError(f"--impl borg: {venv} holds no borg built with the sanitizers and libFuzzer "
+                          f"coverage ({stamp} missing or plain): build it with {build}")
+    return python
+
+
+def _python_atheris_runtime(python: Path, name: str = "asan_with_fuzzer.so") -> Path:
+    if Path(python) == Path(sys.executable):
+        return atheris_runtime(name)
+    out = subprocess.run([str(python), "-P", "-c", "import atheris; print(atheris.path())"],
+                         capture_output=True, text=True)
+    path = Path(out.stdout.strip()) / name
+    if out.returncode or not path.exists():
+        raise LookupError(f"atheris (with {name}) is not installed in {python}: "
+                          f"{python} -m pip install atheris==3.0.0")
+    return path
+
+
+def impl_env(impl: str, python: Path, variant_dir: Path | None, pymalloc: bool = False) -> dict:
+    """Environment of a campaign of a Target.impl target against ``impl``: ``$CHUNKERS_FUZZ_IMPL``
+    names it; ours: run_env of the instrumented build (required); any other: our chunkers from
+    ``variant_dir`` when given, else from the checkout (plain), then the checkout, then the
+    caller's PYTHONPATH (made absolute: a stand-in ``borg`` or an adapter's module lives there),
+    with atheris's ASan + libFuzzer runtime of ``python`` preloaded (an instrumented borg's
+    extensions need it; the adapter's Python code is instrumented by atheris)."""
+    if impl == "ours":
+        env = run_env(variant_dir or build_dir("asan"), pymalloc)
+    else:
+        caller = [os.path.abspath(p) for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
+        path = ([str(variant_dir)] if variant_dir else []) + [str(ROOT)] + caller
+        env = _sanitized(dict(os.environ, PYTHONPATH=os.pathsep.join(dict.fromkeys(path))),
+                         _python_atheris_runtime(python), pymalloc)
+    env["CHUNKERS_FUZZ_IMPL"] = impl
     return env

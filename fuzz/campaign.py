@@ -60,6 +60,8 @@ class Summary(NamedTuple):
     not_run: list
     returncode: int
     errors: list = []
+    impl: str = "ours"
+    kernels: list = []      # Target.impl targets: the implementation and its kernels per family (what ran, what not)
 
     @property
     def ok(self) -> bool:
@@ -69,6 +71,7 @@ class Summary(NamedTuple):
         lines = [f"{self.target}: {self.execs} execs in {self.seconds:.0f} s ({self.execs_per_s}/s), "
                  f"cov {self.coverage_edges} edges, ft {self.features}, corpus {self.corpus_entries} "
                  f"(+{self.new_entries}), findings {len(self.findings)}"]
+        lines += [f"  {line}" for line in self.kernels]
         lines += [f"  FINDING -> {f}" for f in self.findings]
         lines += [f"  {line}" for line in self.not_run]
         if self.returncode and not self.findings:
@@ -77,9 +80,16 @@ class Summary(NamedTuple):
         return "\n".join(lines)
 
 
-def seed_corpus(name: str) -> Path:
-    """fuzz/corpus/NAME/, with every seed of the target present (named by SHA-1, like libFuzzer)."""
-    corpus = CORPUS_ROOT / name
+def run_dir(name: str, impl: str = "ours") -> str:
+    """The corpus and artifacts directory name of a campaign: NAME, or NAME--IMPL for a Target.impl
+    target against another implementation (its own corpus, and campaigns of ours and of borg can
+    run at once: .ci/run's lanes do)."""
+    return name if impl == "ours" else f"{name}--{re.sub(r'[^A-Za-z0-9_.-]', '_', impl)}"
+
+
+def seed_corpus(name: str, impl: str = "ours") -> Path:
+    """fuzz/corpus/NAME/ (run_dir), with every seed of the target present (named by SHA-1, like libFuzzer)."""
+    corpus = CORPUS_ROOT / run_dir(name, impl)
     corpus.mkdir(parents=True, exist_ok=True)
     for data in targets.load(name).seeds():
         f = corpus / hashlib.sha1(data).hexdigest()
@@ -92,11 +102,12 @@ def _findings(artifacts: Path) -> set:
     return {p for p in artifacts.iterdir() if p.name.startswith(FINDING_PREFIXES)}
 
 
-def _libfuzzer(name: str, args: list, env: dict, cwd: Path, log: Path, timeout: float) -> int:
-    """Run the target under libFuzzer; on ``timeout`` (seconds) kill it with the
+def _libfuzzer(name: str, args: list, env: dict, cwd: Path, log: Path, timeout: float,
+               python: Path | str = sys.executable) -> int:
+    """Run the target under libFuzzer with ``python``; on ``timeout`` (seconds) kill it with the
     jobs / minimization children it spawned and return -9."""
     with open(log, "wb") as out:
-        proc = subprocess.Popen([sys.executable, str(targets.path(name)), *args], env=env, cwd=cwd,
+        proc = subprocess.Popen([str(python), str(targets.path(name)), *args], env=env, cwd=cwd,
                                 stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         try:
             return proc.wait(timeout)
@@ -115,7 +126,8 @@ class MinimizeError(RuntimeError):
         self.regression = regression
 
 
-def minimize(name: str, artifact: Path, env: dict, seconds: int = 60, runs: int = 0) -> Path:
+def minimize(name: str, artifact: Path, env: dict, seconds: int = 60, runs: int = 0,
+             python: Path | str = sys.executable, regressions: Path | None = None, note: str = "") -> Path:
     """Minimize a crashing input with libFuzzer, add it to fuzz/regressions/NAME/
     and return that path. Each minimization step is bounded by ``runs``
     executions when given, else by ``seconds``. The regression is JSON: the
@@ -125,14 +137,17 @@ def minimize(name: str, artifact: Path, env: dict, seconds: int = 60, runs: int 
 
     Raises MinimizeError, after writing the unminimized regression (so the
     finding is not lost), when libFuzzer did not report a finished
-    minimization: e.g. its helper processes could not start the target."""
+    minimization: e.g. its helper processes could not start the target.
+
+    ``python`` runs the target (a Target.impl campaign's interpreter), ``regressions`` is the
+    directory (default fuzz/regressions/NAME), ``note`` goes into the file (e.g. the --impl)."""
     out = artifact.with_name("minimized-" + artifact.name)
     failure = None
     if artifact.name.startswith("crash-"):
         log = artifact.parent / "minimize.log"
         bound = f"-runs={runs}" if runs else f"-max_total_time={seconds}"
         _libfuzzer(name, ["-minimize_crash=1", bound, f"-exact_artifact_path={out}", str(artifact)],
-                   env, artifact.parent, log, (seconds or 60) * 4 + 600)
+                   env, artifact.parent, log, (seconds or 60) * 4 + 600, python)
         text = log.read_text(errors="replace") if log.exists() else ""
         if not out.exists() or "CRASH_MIN: failed to minimize beyond" not in text:
             failure = (f"minimizing {artifact.name} failed (libFuzzer's helpers did not run the target?); "
@@ -140,9 +155,10 @@ def minimize(name: str, artifact: Path, env: dict, seconds: int = 60, runs: int 
     data = (out if out.exists() and not failure else artifact).read_bytes()
     inp = Input(data, record=True)
     targets.load(name).decode(inp)
-    dest = REGRESSION_ROOT / name / f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}.json"
+    dest = Path(regressions or REGRESSION_ROOT / name) / \
+        f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
-    dest.write_text(dump_regression(to_json(inp.fields), data))
+    dest.write_text(dump_regression(to_json(inp.fields), data, note))
     if failure:
         raise MinimizeError(f"{failure}\n(kept unminimized as {dest})", dest)
     return dest
@@ -187,21 +203,92 @@ def _job_errors(artifacts: Path, jobs: int) -> list:
     return errors
 
 
+_PROBE = """
+import json, sys
+from fuzz import targets
+mod = targets.load(sys.argv[1])
+try:
+    inv = mod.inventory()
+    print(json.dumps(dict(inv, lines=mod.inventory_lines(inv))))
+except LookupError as e:
+    print(json.dumps({"error": str(e)}))
+except (ImportError, ValueError, AttributeError) as e:
+    print(json.dumps({"error": f"--impl {sys.argv[2]}: {e}"}))
+"""
+
+
+def check_impl(name: str, impl: str) -> None:
+    """LookupError (one line) unless target ``name`` can fuzz ``impl``: a name conformance.impls
+    knows or ``module:attribute``, and a target that goes through the adapter (Target.impl)."""
+    try:
+        from conformance.impls import REGISTRY
+        known = list(REGISTRY)
+    except ImportError:         # chunkers not importable in this process (the ClusterFuzzLite build)
+        known = ["ours", "borg", "model"]
+    if impl not in known and ":" not in impl:
+        raise LookupError(f"--impl {impl}: unknown implementation; known: {', '.join(known)} or module:attribute")
+    if impl != "ours" and not targets.TARGETS[name].impl:
+        takes = ", ".join(n for n, t in targets.TARGETS.items() if t.impl)
+        raise LookupError(f"--impl {impl}: target {name} checks this project's code only; --impl applies to {takes}")
+
+
+def impl_inventory(name: str, python: Path, env: dict) -> dict:
+    """The target's implementation and its kernels as the campaign's interpreter sees them
+    (``inventory()`` of the target module, run with ``python`` in ``env``); LookupError with
+    one line when the implementation cannot be loaded there."""
+    out = subprocess.run([str(python), "-P", "-c", _PROBE, name, env.get("CHUNKERS_FUZZ_IMPL", "ours")],
+                         env=env, capture_output=True, text=True, cwd=fbuild.ROOT)
+    lines = out.stdout.strip().splitlines()
+    try:
+        inv = json.loads(lines[-1])
+    except (IndexError, ValueError):
+        why = (out.stderr.strip().splitlines() or ["no output"])[-1]
+        raise LookupError(f"--impl {env.get('CHUNKERS_FUZZ_IMPL')}: {python} cannot load it "
+                          f"(exit {out.returncode}: {why})") from None
+    if "error" in inv:
+        raise LookupError(inv["error"])
+    return inv
+
+
 def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = None, extra: tuple = (),
-        minimize_seconds: int = 60, runs: int = 0, minimize_runs: int = 0) -> Summary:
+        minimize_seconds: int = 60, runs: int = 0, minimize_runs: int = 0, impl: str = "ours",
+        corpus: Path | None = None, seed: bool = True, artifacts: Path | None = None,
+        regressions: Path | None = None) -> Summary:
     """Fuzz target NAME for ``seconds`` (0: no time bound) and/or ``runs``
     executions (0: no bound) with ``jobs`` parallel libFuzzer jobs, then
     minimize each finding (each step bounded by ``minimize_runs`` executions,
     else ``minimize_seconds``); returns the summary (also written to
     fuzz/artifacts/NAME/summary.json). Helpers that did not start and failed
-    minimizations are in ``Summary.errors``."""
+    minimizations are in ``Summary.errors``.
+
+    ``impl`` (Target.impl targets): the implementation under test (conformance.impls name or
+    ``module:attribute``); ``borg`` runs in the instrumented borg venv's interpreter
+    (fuzz.build.impl_python), others in this one; our instrumented build is required for
+    ``ours`` only (``variant_dir`` also puts it under another implementation's reference).
+    ``corpus`` / ``artifacts`` / ``regressions``: other directories than fuzz/corpus/RUN_DIR,
+    fuzz/artifacts/RUN_DIR (:func:`run_dir`: NAME, or NAME--IMPL) and fuzz/regressions/NAME; ``seed=False`` leaves the corpus unseeded
+    (an empty one starts from nothing)."""
     spec = targets.TARGETS[name]
-    variant_dir = Path(variant_dir or fbuild.build_dir("asan"))
-    if not (variant_dir / "BUILD_INFO.json").exists():
-        raise FileNotFoundError(f"no instrumented build in {variant_dir}: run python -m fuzz build")
-    env = fbuild.run_env(variant_dir, spec.pymalloc)
-    corpus = seed_corpus(name)
-    artifacts = ARTIFACT_ROOT / name
+    check_impl(name, impl)
+    python, kernels = Path(sys.executable), []
+    if impl == "ours" or variant_dir:       # absolute: libFuzzer runs in the artifacts directory
+        variant_dir = Path(variant_dir or fbuild.build_dir("asan")).resolve()
+        if not (variant_dir / "BUILD_INFO.json").exists():
+            raise FileNotFoundError(f"no instrumented build in {variant_dir}: run python -m fuzz build")
+    if spec.impl:
+        python = fbuild.impl_python(impl)
+        env = fbuild.impl_env(impl, python, variant_dir, spec.pymalloc)
+        kernels = impl_inventory(name, python, env)["lines"]
+    else:
+        env = fbuild.run_env(variant_dir, spec.pymalloc)
+    if corpus is None:
+        corpus = seed_corpus(name, impl) if seed else CORPUS_ROOT / run_dir(name, impl)
+    corpus = Path(corpus)
+    corpus.mkdir(parents=True, exist_ok=True)
+    if seed and corpus != CORPUS_ROOT / run_dir(name, impl):
+        for data in targets.load(name).seeds():
+            (corpus / hashlib.sha1(data).hexdigest()).write_bytes(data)
+    artifacts = Path(artifacts or ARTIFACT_ROOT / run_dir(name, impl))
     artifacts.mkdir(parents=True, exist_ok=True)
     for old in artifacts.glob("fuzz-*.log"):
         old.unlink()
@@ -214,7 +301,7 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
         args += [f"-jobs={jobs}", f"-workers={jobs}"]
     log = artifacts / "fuzz.log"
     start = time.monotonic()
-    rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, (seconds or 600) * 2 + 300)
+    rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, (seconds or 600) * 2 + 300, python)
     elapsed = time.monotonic() - start
     # with -jobs the workers log to fuzz-J.log (libFuzzer also echoes them into fuzz.log: not counted twice)
     job_logs = sorted(artifacts.glob("fuzz-*.log"))
@@ -222,24 +309,25 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
     stats, cov, ft = _stats(text)
     found = sorted(_findings(artifacts) - before_findings)
     errors = _job_errors(artifacts, jobs) if jobs > 1 else []
-    regressions = []
+    found_in = []
     for f in found:
         try:
-            regressions.append(os.path.relpath(minimize(name, f, env, minimize_seconds, minimize_runs)))
+            found_in.append(os.path.relpath(minimize(name, f, env, minimize_seconds, minimize_runs, python,
+                                                     regressions, f"found with --impl {impl}" if spec.impl else "")))
         except MinimizeError as e:
             errors.append(str(e))
-            regressions.append(os.path.relpath(e.regression))
+            found_in.append(os.path.relpath(e.regression))
     after_corpus = len(list(corpus.iterdir()))
     summary = Summary(name, elapsed, stats.get("number_of_executed_units", 0),
                       stats.get("average_exec_per_sec", 0), cov, ft, after_corpus, after_corpus - before_corpus,
-                      regressions, sorted(set(_NOT_RUN.findall(text))), rc, errors)
+                      found_in, sorted(set(_NOT_RUN.findall(text))), rc, errors, impl, kernels)
     (artifacts / "summary.json").write_text(json.dumps(summary._asdict(), indent=1))
     return summary
 
 
-def log_tail(name: str, lines: int = 60) -> str:
+def log_tail(name: str, lines: int = 60, impl: str = "ours") -> str:
     """The last lines of the target's campaign log (for failures)."""
-    log = ARTIFACT_ROOT / name / "fuzz.log"
+    log = ARTIFACT_ROOT / run_dir(name, impl) / "fuzz.log"
     return "\n".join(log.read_text(errors="replace").splitlines()[-lines:]) if log.exists() else ""
 
 

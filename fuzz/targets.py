@@ -26,6 +26,7 @@ class Target(NamedTuple):
     max_len: int = 4096
     dictionary: str | None = None
     pymalloc: bool = False
+    impl: bool = False      # fuzzes the implementation --impl names (conformance.impls), not only ours
 
 
 TARGETS = {
@@ -39,6 +40,8 @@ TARGETS = {
     "chunker_stream": Target(max_len=8192),
     "params_parse": Target(max_len=2048, dictionary="params_parse.dict"),
     "vectors_load": Target(max_len=512),
+    # --impl X: every kernel of X against our reference chunkers (fuzz/impl_chunks.py)
+    "impl_chunks": Target(max_len=8192, impl=True),
 }
 
 

@@ -15,6 +15,8 @@ narrows the families) and not marked ``ours_only`` (those call our chunkers or
 scan kernels directly) run; the rest are skipped.
 """
 
+from pathlib import Path
+
 import pytest
 
 from conformance import engine, seeding
@@ -33,11 +35,13 @@ def pytest_collection_modifyitems(config, items):
     impl = engine.implementation()
     skip_slow = pytest.mark.skip(reason="slow tier: run with --slow")
     skip_ours = pytest.mark.skip(reason=f"--impl {impl.name}: runs the vectors and chunk-level checks only")
+    here = Path(__file__).parent
     for item in items:
         if "slow" in item.keywords and not config.getoption("--slow"):
             item.add_marker(skip_slow)
-        if impl.name != "ours" and ("ours_only" in item.keywords or "family_kernel" not in item.fixturenames):
-            item.add_marker(skip_ours)
+        if impl.name != "ours" and here in item.path.parents and \
+                ("ours_only" in item.keywords or "family_kernel" not in item.fixturenames):
+            item.add_marker(skip_ours)      # fuzz/tests/conftest.py decides for its own tests
 
 
 def _explicit(metafunc, name):

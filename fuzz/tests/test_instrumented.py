@@ -123,13 +123,13 @@ def test_a_minimization_that_cannot_start_its_helpers_is_an_error(planted, monke
 
 def _broken_helpers(libfuzzer):
     """campaign._libfuzzer whose minimization helpers are a launcher that exits 1 at start."""
-    def run(name, args, env, cwd, log, timeout):
+    def run(name, args, env, cwd, log, timeout, *python):
         if "-minimize_crash=1" in args:
             bad = cwd / "broken-launcher"
             bad.write_text("#!/bin/sh\necho 'cannot start the target' >&2\nexit 1\n")
             bad.chmod(0o755)
             env = dict(env, CHUNKERS_FUZZ_LAUNCHER=str(bad))
-        return libfuzzer(name, args, env, cwd, log, timeout)
+        return libfuzzer(name, args, env, cwd, log, timeout, *python)
     return run
 
 

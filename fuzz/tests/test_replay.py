@@ -2,6 +2,11 @@
 (JSON fields re-encoded for the current decoder, or raw inputs) go through the
 target under plain pytest (no atheris, normal build).
 
+The targets that go through the adapter (Target.impl: impl_chunks) replay
+against the implementation ``--impl`` names (the ``impl`` fixture: ours by
+default), so ``pytest --impl borg fuzz`` replays them against borg (the rest of
+fuzz/ is skipped then, fuzz/tests/conftest.py).
+
 Set FUZZ_REPLAY_CORPUS=1 to replay the local campaign corpora (fuzz/corpus/) too.
 """
 
@@ -12,9 +17,13 @@ import pytest
 from fuzz import campaign, targets
 
 
-def _cases():
+PLAIN = [n for n, t in targets.TARGETS.items() if not t.impl]
+IMPL = [n for n, t in targets.TARGETS.items() if t.impl]
+
+
+def _cases(names):
     found = False
-    for name in targets.TARGETS:
+    for name in names:
         dirs = [campaign.REGRESSION_ROOT / name]
         if os.environ.get("FUZZ_REPLAY_CORPUS"):
             dirs.append(campaign.CORPUS_ROOT / name)
@@ -27,7 +36,7 @@ def _cases():
         yield pytest.param(None, None, marks=pytest.mark.skip(reason="no regressions recorded yet"), id="none")
 
 
-@pytest.mark.parametrize("name", list(targets.TARGETS))
+@pytest.mark.parametrize("name", PLAIN)
 def test_seeds(name):
     mod = targets.load(name)
     seeds = mod.seeds()
@@ -45,7 +54,26 @@ def test_seeds_fit_max_len(name):
     assert not long, f"{name}: seeds of {long} bytes exceed max_len={max_len}"
 
 
-@pytest.mark.parametrize("name,path", list(_cases()))
+def _replay_bytes(name, path):
+    return path.read_bytes() if path.parent.parent == campaign.CORPUS_ROOT else campaign.regression_input(name, path)
+
+
+@pytest.mark.parametrize("name,path", list(_cases(PLAIN)))
 def test_regression(name, path):
-    data = path.read_bytes() if path.parent.parent == campaign.CORPUS_ROOT else campaign.regression_input(name, path)
-    targets.load(name).TestOneInput(data)
+    targets.load(name).TestOneInput(_replay_bytes(name, path))
+
+
+@pytest.mark.parametrize("name", IMPL)
+def test_impl_seeds(name, impl):
+    """The seeds of a Target.impl target against the implementation under test (--impl)."""
+    mod = targets.load(name)
+    seeds = mod.seeds()
+    assert seeds and len(set(seeds)) == len(seeds)
+    for data in seeds:
+        mod.run(data, impl)
+
+
+@pytest.mark.parametrize("name,path", list(_cases(IMPL)))
+def test_impl_regression(name, path, impl):
+    """A regression of a Target.impl target against the implementation under test (--impl)."""
+    targets.load(name).run(_replay_bytes(name, path), impl)

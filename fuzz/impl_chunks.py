@@ -1,0 +1,343 @@
+#!/usr/bin/env python3
+"""Fuzz target: the implementation under test (``--impl``), chunk level, every kernel, differentially.
+
+Goes through the adapter interface (conformance.impls.Implementation), so
+``python -m fuzz run impl_chunks --impl X`` fuzzes X: ``ours`` (default),
+``borg`` (borg.chunkers; the campaign runs it under the instrumented borg of
+``BORG_SANITIZE=1 ci/borg-reference.sh``), ``model`` or ``module:attribute``.
+borg has no scan API, so this is the chunk level: whole streams.
+
+The fuzzer picks the chunker (fastcdc, buzhash64, rabin-aes, goldilocks-aes,
+toeplitz-aes, legacy buzhash, fixed), valid parameters (the constructors'
+ranges of spec 01 §4.1 / 06 §9.1, sizes up to 2^16: parameter checking is
+not the point), the normal size, the key (32 bytes: the fuzzer's, as many as
+it gives zero-filled, or one of three fixed keys), the legacy seed, the data (up to 64 KiB, about 256 expected
+chunks: :func:`data_cap`) and a read schedule (short reads through a file
+object; a read of 0 bytes is the only EOF, spec 01 §7). Then
+EVERY kernel of the family the implementation runs here
+(``impl.kernels(family)``, the ones without a reason) cuts the stream, and:
+
+* its chunks equal our portable reference chunker's (``scalar`` / ``evp``; the
+  single implementation of buzhash and fixed) on the whole buffer, sizes and
+  bytes;
+* they reassemble to the input, a chunk's data is None exactly when it is all
+  zero (spec 01 §8), sizes stay within the bounds (fixed: the header, then
+  whole blocks);
+* on inputs up to MODEL_MAX bytes with a fixed key, the reference's sizes
+  equal the pure-Python model's (conformance.impls.Model).
+
+Anything the implementation raises is a finding, too. The implementation is
+``$CHUNKERS_FUZZ_IMPL`` (default ``ours``; the campaign sets it), or the one a
+caller hands to :func:`run` (pytest: ``engine.implementation()``, so
+``pytest --impl borg`` replays the regressions against borg).
+"""
+
+import functools
+import io
+import os
+import sys
+
+sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
+
+from fuzz.chunker_stream import CHUNKERS, KEYS, MODEL_MAX, make, size_bounds  # noqa: E402
+from fuzz.harness import Finding, check, model  # noqa: E402
+from fuzz.input import Input, script  # noqa: E402
+
+IMPL_ENV = "CHUNKERS_FUZZ_IMPL"
+MAX_DATA = 1 << 16
+MAX_CHUNKS, MIN_CAP = 256, 2048      # see data_cap
+MAX_READS = 256         # scheduled (short) reads per stream; then full reads
+ALGOS = ("fastcdc", "buzhash64", "rabin-aes", "goldilocks-aes", "toeplitz-aes", "buzhash", "fixed")
+FAMILY = {"fastcdc": "fastcdc", "buzhash64": "buzhash64", "buzhash": "buzhash", "fixed": "fixed",
+          "rabin-aes": "aes", "goldilocks-aes": "aes", "toeplitz-aes": "aes"}
+"""The conformance family (conformance.families.family_of) whose kernels run each chunker."""
+
+
+# ---- the implementation under test -------------------------------------------------------------
+
+_IMPL: list = []
+
+
+def implementation():
+    """The implementation this process fuzzes: set_implementation's, else ``$CHUNKERS_FUZZ_IMPL``."""
+    if not _IMPL:
+        from conformance import impls
+        _IMPL.append(impls.get(os.environ.get(IMPL_ENV) or "ours"))
+    return _IMPL[0]
+
+
+def set_implementation(impl) -> None:
+    _IMPL[:] = [impl]
+    _kernels.cache_clear()
+
+
+@functools.lru_cache(maxsize=None)
+def _kernels(impl, family: str) -> tuple:
+    return tuple(impl.kernels(family))
+
+
+def runnable(impl, family: str) -> list:
+    """The kernels of ``family`` that ``impl`` runs here (every one is run on every input)."""
+    return [k for k, why in _kernels(impl, family) if why is None]
+
+
+def inventory(impl=None) -> dict:
+    """What the campaign reports: the implementation, where it comes from, and per family its
+    kernels with the reason each one that does not run here does not."""
+    impl = impl or implementation()
+    why = impl.unavailable()
+    if why:
+        raise LookupError(f"--impl {impl.name}: {why}")
+    families = {fam: [list(row) for row in _kernels(impl, fam)] for fam in dict.fromkeys(FAMILY.values())}
+    where = f"{type(impl).__module__}.{type(impl).__name__}"
+    chunkers_mod = sys.modules.get("borg.chunkers")
+    if impl.name == "borg" and chunkers_mod is not None:
+        borg = sys.modules["borg"]
+        fault = os.environ.get("BORG_STUB_FAULT") or "none"
+        where = (f"a stand-in borg.chunkers from {chunkers_mod.__file__} (BORG_STUB_FAULT={fault})"
+                 if hasattr(chunkers_mod, "FAULTS") else
+                 f"borg {getattr(borg, '__version__', '?')} from {os.path.dirname(borg.__file__)}")
+    return {"impl": impl.name, "where": where, "python": sys.executable, "families": families}
+
+
+def inventory_lines(inv: dict) -> list[str]:
+    """The inventory as summary lines: the implementation, then per family what runs and what not."""
+    lines = [f"impl {inv['impl']}: {inv['where']} (python {inv['python']})"]
+    for fam, rows in inv["families"].items():
+        runs = [k for k, why in rows if why is None]
+        not_run = "".join(f"; NOT run: {k} ({why})" for k, why in rows if why is not None)
+        lines.append(f"{fam}: runs {', '.join(runs) or 'nothing'}{not_run}" if rows
+                     else f"{fam}: {inv['impl']} has no {fam} chunker")
+    return lines
+
+
+def instrumented_modules(impl) -> list[str]:
+    """The Python modules whose branches and comparisons should guide the fuzzer: this target (its
+    decoder's branches: chunker kind, key kind, schedule), the adapter's module, and for borg every
+    pure-Python module of borg.chunkers (a stand-in's fault conditions among them; borg's
+    extensions carry their own C coverage)."""
+    names = [__name__, type(impl).__module__]
+    if impl.name == "borg":
+        names += [n for n, m in list(sys.modules.items())
+                  if (n == "borg.chunkers" or n.startswith("borg.chunkers."))
+                  and str(getattr(m, "__file__", "")).endswith(".py")]
+    return list(dict.fromkeys(n for n in names if n in sys.modules))
+
+
+# ---- the case --------------------------------------------------------------------------------------
+
+def _sizes(inp: Input, lo_min: int, windowed: bool):
+    """(min_exp, max_exp, window or None) valid for the constructors: min < max <= 16 and, windowed,
+    window + 2^min + 1 <= 2^max (spec 01 §4.1)."""
+    min_exp = inp.int("chunk_min_exp", lo_min, 12)
+    window = None
+    if windowed:
+        window = inp.int("hash_window_size", 129, 4095) if inp.bool("wide_window") \
+            else inp.int("hash_window_size", 1, 128)
+    lo = min_exp + 1
+    while windowed and (1 << lo) < window + (1 << min_exp) + 1:
+        lo += 1
+    return min_exp, inp.int("chunk_max_exp", lo, max(lo, 16)), window
+
+
+def _mask(inp: Input, nc: int) -> int:
+    return inp.int("hash_mask_bits", nc + 1, 24)       # mask - nc >= 1, mask + nc <= 48
+
+
+def decode(inp: Input) -> dict:
+    """The fuzzer's case: chunker, valid parameters, key / seed, normal size, read schedule, data."""
+    algo = inp.choice("chunker", ALGOS)
+    kind = CHUNKERS[algo]
+    key, seed, normal_size = None, 0, 0
+    if algo == "fixed":
+        params = (algo, inp.int("block_size", 1, 4096), inp.int("header_size", -8, 4096))
+    elif algo == "buzhash":
+        mn, mx, w = _sizes(inp, 1, True)
+        params = (algo, mn, mx, _mask(inp, 0), w)
+    else:
+        mn, mx, w = _sizes(inp, 6 if FAMILY[algo] == "aes" else 1, algo == "buzhash64")
+        nc = inp.int("nc_level", 0, 3)
+        params = (algo, mn, mx, _mask(inp, nc)) + ((w,) if w is not None else ()) + (nc,)
+    if kind.normal_size and inp.bool("normal_size_set"):
+        normal_size = inp.int("normal_size", 0, 1 << 16)
+    schedule = [inp.int("read_size", 1, 4096) for _ in range(inp.int("reads", 0, 16))]
+    cycle = inp.bool("cycle_reads")
+    repeat = inp.int("repeat", 1, 32)
+    if kind.credential == "key":
+        # Last before the data, and only as many bytes as the fuzzer gives (zero-filled to 32): a key
+        # the fuzzer draws, by default (an all-zero input has one), whose bytes are in the input,
+        # so that libFuzzer's table of compared values can rewrite them, in inputs that stay short.
+        key = inp.choice("key_index", KEYS) if inp.bool("fixed_key") else \
+            inp.bytes("key", inp.int("key_len", 0, 32)).ljust(32, b"\0")
+    elif kind.credential == "seed":
+        seed = inp.int("seed", -(1 << 31), (1 << 31) - 1)
+    data = (inp.rest("data") * repeat)[:data_cap(params)]
+    return dict(kind=kind, params=params, key=key, seed=seed, normal_size=normal_size, schedule=schedule,
+                cycle=cycle, data=data)
+
+
+def data_cap(params: tuple) -> int:
+    """The most bytes a case of ``params`` chunks: MAX_DATA, or about MAX_CHUNKS chunks of the
+    expected size (2^min + 2^(mask - nc), at most 2^max; fixed: the header and MAX_CHUNKS blocks),
+    at least MIN_CAP bytes. Every kernel's chunks cost Python time (~10-40 us each under the
+    sanitizers), and 1-byte minimum sizes would otherwise make thousands per input."""
+    if params[0] == "fixed":
+        expected = max(params[2], 0) + MAX_CHUNKS * params[1]
+    else:
+        mn, mx, mask, nc = params[1], params[2], params[3], params[-1] if params[0] != "buzhash" else 0
+        expected = MAX_CHUNKS * min((1 << mn) + (1 << max(mask - nc, 0)), 1 << mx)
+    return min(MAX_DATA, max(MIN_CAP, expected))
+
+
+class Reader(io.RawIOBase):
+    """A binary file over ``data`` whose reads return at most the scheduled sizes (the schedule
+    repeats when ``cycle``; after MAX_READS reads, or the schedule, full reads); 0 only at EOF."""
+
+    def __init__(self, data: bytes, schedule: list, cycle: bool):
+        super().__init__()
+        self.data, self.schedule, self.cycle, self.pos, self.reads = data, schedule, cycle, 0, 0
+
+    def readable(self):
+        return True
+
+    def _take(self, want: int) -> bytes:
+        n = min(want, len(self.data) - self.pos)
+        if self.schedule and self.reads < MAX_READS and (self.cycle or self.reads < len(self.schedule)):
+            n = min(n, self.schedule[self.reads % len(self.schedule)])
+        self.reads += 1
+        self.pos += n
+        return self.data[self.pos - n:self.pos]
+
+    def readinto(self, view):
+        piece = self._take(len(view))
+        view[:len(piece)] = piece
+        return len(piece)
+
+    def read(self, size=-1):
+        # not RawIOBase.read: that allocates ``size`` bytes per call (a reader asks for its free
+        # buffer space, up to max_size), which under ASan cost more than the chunking
+        return self._take(len(self.data) if size is None or size < 0 else size)
+
+
+def _describe(case: dict, impl_name: str, kernel) -> str:
+    key = case["key"]
+    k = "" if key is None else f" key={key.hex() if key not in KEYS else 'KEYS[%d]' % KEYS.index(key)}"
+    s = f" seed={case['seed']}" if case["kind"].credential == "seed" else ""
+    ns = f" normal_size={case['normal_size']}" if case["normal_size"] else ""
+    reads = f" reads={case['schedule']}{'(cycled)' if case['cycle'] else ''}" if case["schedule"] else ""
+    return f"{impl_name} {case['params']}{k}{s}{ns} kernel={kernel}{reads} ({len(case['data'])} bytes)"
+
+
+def _first_difference(want: list, got: list) -> str:
+    pos = 0
+    for i, (w, g) in enumerate(zip(want, got)):
+        if w != g:
+            what = "size" if w[0] != g[0] else "data"
+            return f"chunk {i} at offset {pos}: {what} differs (reference {w[0]} bytes, got {g[0]})"
+        pos += w[0]
+    return f"{len(want)} chunks in the reference, {len(got)} got (offset {pos})"
+
+
+def check_chunks(name: str, chunks: list, data: bytes, bounds) -> None:
+    """Reassembly, sizes > 0 within bounds, data None exactly for all-zero chunks."""
+    pos = 0
+    for i, (size, piece) in enumerate(chunks):
+        lo, hi = bounds(i)
+        last = i == len(chunks) - 1
+        check((1 if last else lo) <= size <= hi,
+              lambda: f"{name}: chunk {i} of {len(chunks)} has size {size}, bounds [{lo}, {hi}]")
+        raw = data[pos:pos + size]
+        check(len(raw) == size, lambda: f"{name}: chunks sum past the input's {len(data)} bytes")
+        zero = raw.count(0) == size
+        check((piece is None) == zero, lambda: f"{name}: chunk {i} data is {'None' if piece is None else 'bytes'}"
+                                               f" but it is {'' if zero else 'not '}all zero")
+        check(piece is None or piece == raw, lambda: f"{name}: chunk {i} bytes differ from the input's")
+        pos += size
+    check(pos == len(data), lambda: f"{name}: chunks cover {pos} of {len(data)} bytes")
+
+
+def _reference(case: dict) -> tuple:
+    kind = case["kind"]
+    ref = make(case["params"], case["key"], case["seed"], kind.reference, case["normal_size"])
+    chunks = [(c.size, None if c.data is None else bytes(c.data)) for c in ref.chunkify(case["data"])]
+    return ref, chunks
+
+
+def run(raw: bytes, impl=None) -> None:
+    """One input against ``impl`` (default: :func:`implementation`)."""
+    impl = impl or implementation()
+    case = decode(Input(raw))
+    kind, params, data = case["kind"], case["params"], case["data"]
+    family = FAMILY[params[0]]
+    ref, want = _reference(case)
+    bounds = size_bounds(kind, ref)
+    check_chunks(_describe(case, "ours", kind.reference or "single"), want, data, bounds)
+    if model() is not None and len(data) <= MODEL_MAX and (case["key"] is None or case["key"] in KEYS):
+        from conformance.impls import Model
+        sizes = Model().chunk_sizes(params, data, key=case["key"], seed=case["seed"],
+                                    normal_size=case["normal_size"])
+        check([s for s, _ in want] == sizes, lambda: f"{_describe(case, 'ours', kind.reference)}: sizes "
+                                                     f"{[s for s, _ in want]}, the model {sizes}")
+    for kernel in runnable(impl, family):     # none: impl lacks the family or runs none of its kernels here
+        name = _describe(case, impl.name, kernel)
+        source = Reader(data, case["schedule"], case["cycle"])
+        try:
+            got = [(size, None if piece is None else bytes(piece))
+                   for size, piece in impl.chunks(params, source, key=case["key"] if kind.credential == "key"
+                                                  else None, seed=case["seed"], kernel=kernel,
+                                                  normal_size=case["normal_size"])]
+        except Finding:
+            raise
+        except Exception as exc:
+            raise Finding(f"{name}: raised {exc!r}") from exc
+        if got != want:     # (the reference passed check_chunks: equal chunks pass it too)
+            check_chunks(name, got, data, bounds)
+            raise Finding(f"{name}: chunks differ from our reference kernel {kind.reference or 'single'}: "
+                          f"{_first_difference(want, got)}")
+
+
+def TestOneInput(raw: bytes) -> None:
+    run(raw)
+
+
+def seeds() -> list:
+    from conformance import inputs
+    out = []
+    base = dict(chunk_min_exp=6, chunk_max_exp=10, hash_mask_bits=7, hash_window_size=16, nc_level=0,
+                seed=-12345, block_size=700, header_size=100, fixed_key=True)
+    for algo in ALGOS:
+        b = dict(base, chunker=algo)
+        out.append(dict(b, data=inputs.lcg(1000)))                              # the model compares too
+        out.append(dict(b, nc_level=2, data=inputs.sha_ctr(5000)))
+        out.append(dict(b, fixed_key=False, key_len=32, key=bytes(range(1, 33)), reads=3, read_size=[1, 100, 700],
+                        data=inputs.lcg(3000)))
+        out.append(dict(b, reads=2, read_size=[1, 7], cycle_reads=True, data=inputs.sha_ctr(2000)))
+        out.append(dict(b, key_index=KEYS[2], normal_size_set=True, normal_size=300, repeat=4,
+                        data=inputs.sha_ctr(4000)))
+        out.append(dict(b, repeat=20, data=bytes(500)))                         # all-zero chunks
+        out.append(dict(b, repeat=16, data=bytes(100) + inputs.lcg(300)))       # zero runs between data
+        out.append(dict(b, chunk_min_exp=1 if FAMILY[algo] != "aes" else 6, chunk_max_exp=8, hash_mask_bits=3,
+                        hash_window_size=5, block_size=1, header_size=-1, data=inputs.sha_ctr(600)))
+    out.append(dict(base, chunker="buzhash64", wide_window=True, hash_window_size=4095, chunk_min_exp=12,
+                    chunk_max_exp=13, data=inputs.sha_ctr(8000), repeat=2))
+    return list(dict.fromkeys(script(decode, **v) for v in out))
+
+
+CAMPAIGN_CACHE = 512
+"""Chunkers an adapter with a ``cache_size`` (impls.Borg) keeps during a campaign: libFuzzer cycles
+through its corpus, each entry with its own parameters and key, and borg's key-derived tables take
+long to build under the sanitizers (rabin-aes ~370 ms, buzhash64 ~80 ms per chunker and kernel)."""
+
+
+def main() -> None:
+    from fuzz.harness import main as fuzz_main
+    impl = implementation()
+    if hasattr(impl, "cache_size"):
+        impl.cache_size = max(impl.cache_size, CAMPAIGN_CACHE)
+    for line in inventory_lines(inventory(impl)):       # imports what the adapter wraps
+        print(f"impl_chunks: {line}", file=sys.stderr)
+    fuzz_main(TestOneInput, instrument=instrumented_modules(impl))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""The impl_chunks target (fuzz/impl_chunks.py) and ``--impl`` in ``python -m fuzz`` and pytest:
+its decoder draws only valid cases, its checks catch wrong implementations, the stand-in borg's
+planted faults replay (fuzz/regressions/impl_chunks/planted-FAULT-*.json), and a wrong --impl is
+one line and exit status 2. No libFuzzer needed (the campaigns are ci/borg-fuzz.sh and
+``python -m fuzz planted``)."""
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from chunkers.api import make_chunker
+from conformance import impls
+from conformance.tests import probes
+from fuzz import impl_chunks as target
+from fuzz.harness import Finding, kernel_inventory
+from fuzz.input import Input
+
+ROOT = Path(__file__).resolve().parents[2]
+STUB = ROOT / "conformance" / "tests" / "stub_borg"
+PLANTED = sorted((ROOT / "fuzz" / "regressions" / "impl_chunks").glob("planted-*.json"))
+
+
+@pytest.fixture(autouse=True)
+def _ours():
+    """Each test starts with the target's own implementation reset."""
+    yield
+    target._IMPL.clear()
+    target._kernels.cache_clear()
+
+
+@pytest.fixture
+def stub_borg(monkeypatch):
+    """borg.chunkers importable from the stand-in (conformance/tests/stub_borg), for this test only."""
+    for mod in [m for m in sys.modules if m == "borg" or m.startswith("borg.")]:
+        monkeypatch.delitem(sys.modules, mod)
+    monkeypatch.syspath_prepend(str(STUB))
+    monkeypatch.delenv("BORG_STUB_FAULT", raising=False)
+    yield impls.Borg()
+    for mod in [m for m in sys.modules if m == "borg" or m.startswith("borg.")]:
+        del sys.modules[mod]
+
+
+def test_decoded_cases_are_valid():
+    """Any fuzzer input decodes to arguments every chunker accepts (parameter checking is not this
+    target's business: chunker_stream and params_parse have it)."""
+    rng = random.Random(25)
+    algos = set()
+    for _ in range(400):
+        case = target.decode(Input(rng.randbytes(rng.randrange(0, 120))))
+        params, kind = case["params"], case["kind"]
+        algos.add(params[0])
+        make_chunker(params, key=case["key"] if kind.credential == "key" else None,
+                     seed=case["seed"] if kind.credential == "seed" else None, normal_size=case["normal_size"])
+        assert case["key"] is None or len(case["key"]) == 32
+    assert algos == set(target.ALGOS)
+
+
+def test_seeds_cover_every_chunker_key_kind_and_read_schedule():
+    cases = [target.decode(Input(s, record=True)) for s in target.seeds()]
+    assert {c["params"][0] for c in cases} == set(target.ALGOS)
+    keyed = [c for c in cases if c["kind"].credential == "key"]
+    assert any(c["key"] in target.KEYS for c in keyed) and any(c["key"] not in target.KEYS for c in keyed)
+    assert any(c["schedule"] and c["cycle"] for c in cases) and any(c["normal_size"] for c in cases)
+    assert any(len(c["data"]) <= target.MODEL_MAX for c in cases)        # the model comparison runs
+
+
+def test_reader_makes_short_reads_and_only_eof_is_zero():
+    r = target.Reader(bytes(range(100)), [1, 7], cycle=True)
+    assert [len(r.read(50)) for _ in range(4)] == [1, 7, 1, 7]
+    r = target.Reader(bytes(range(20)), [3], cycle=False)
+    got = [r.read(8) for _ in range(5)]
+    assert [len(g) for g in got] == [3, 8, 8, 1, 0] and b"".join(got) == bytes(range(20))
+
+
+@pytest.mark.parametrize("probe,needle", [(probes.OneCutMoved, "kernel=blockwise"),
+                                          (probes.Raising, "raised RuntimeError")])
+def test_a_wrong_implementation_is_a_finding(probe, needle):
+    found = []
+    for data in target.seeds():
+        try:
+            target.run(data, probe())
+        except Finding as e:
+            found.append(str(e))
+    assert found and all(needle in f for f in found), found[:3]
+
+
+def test_inventory_names_the_kernels_that_run_and_why_others_do_not():
+    inv = target.inventory(impls.Ours())
+    lines = target.inventory_lines(inv)
+    assert lines[0].startswith("impl ours: conformance.impls.Ours")
+    runs, not_run = kernel_inventory("fastcdc")
+    fastcdc = next(line for line in lines if line.startswith("fastcdc: runs "))
+    assert all(k in fastcdc for k in runs) and all(f"NOT run: {k} ({why})" in fastcdc for k, why in not_run)
+
+
+def test_the_stand_in_borg_passes_the_seeds(stub_borg):
+    for data in target.seeds():
+        target.run(data, stub_borg)
+    assert "stand-in" in target.inventory(stub_borg)["where"]
+
+
+def test_instrumented_modules_of_the_stand_in(stub_borg):
+    stub_borg.kernels("fastcdc")            # imports borg.chunkers
+    assert target.instrumented_modules(stub_borg) == ["fuzz.impl_chunks", "conformance.impls", "borg.chunkers"]
+
+
+@pytest.mark.parametrize("path", PLANTED, ids=[p.name for p in PLANTED])
+def test_a_planted_finding_replays_under_its_fault_only(stub_borg, monkeypatch, path):
+    """The minimized inputs with which `python -m fuzz planted` found the stand-in's faults: each
+    fails under its fault (where this host can show it) and passes without."""
+    from fuzz import campaign, planted
+    data = campaign.regression_input("impl_chunks", path)
+    target.run(data, stub_borg)
+    fault = path.name.split("-")[1]
+    if planted.unreachable(fault):
+        pytest.skip(planted.unreachable(fault))
+    monkeypatch.setenv("BORG_STUB_FAULT", fault)
+    with pytest.raises(Finding):
+        target.run(data, stub_borg)
+
+
+def _fuzz(*args, env=None, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "fuzz", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, **(env or {})}, timeout=300)
+
+
+@pytest.mark.parametrize("args,env,needle", [
+    (["run", "impl_chunks", "--impl", "nosuch"], {}, "--impl nosuch: unknown implementation"),
+    (["run", "scan_diff_fastcdc", "--impl", "borg"], {}, "checks this project's code only"),
+    (["run", "impl_chunks", "--impl", "borg"], {"BORG_FUZZ_VENV": "/nonexistent/venv"}, "no instrumented borg"),
+    (["replay", "impl_chunks", "--impl", "no_such_module:Adapter"], {}, "--impl no_such_module:Adapter"),
+])
+def test_a_wrong_impl_is_one_line_and_exit_2(args, env, needle):
+    r = _fuzz(*args, "--time", "1", env=env) if args[0] == "run" else _fuzz(*args, env=env)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and needle in lines[0], (r.returncode, r.stderr)
+
+
+def test_a_module_attribute_impl_that_cannot_load_is_one_line_and_exit_2():
+    """module:attribute is loaded where the campaign runs (the probe of campaign.impl_inventory)."""
+    pytest.importorskip("atheris")
+    r = _fuzz("run", "impl_chunks", "--impl", "no_such_module:Adapter", "--time", "1")
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and "no_such_module" in lines[0], r.stderr
+
+
+def test_replay_runs_against_the_impl_named():
+    assert _fuzz("replay", "impl_chunks").returncode == 0
+    r = _fuzz("replay", "impl_chunks", "--impl", "conformance.tests.probes:OneCutMoved")
+    assert r.returncode == 1 and "against --impl conformance.tests.probes:OneCutMoved" in r.stdout, r.stdout
+
+
+@pytest.mark.parametrize("impl,env,outcome", [
+    ("conformance.tests.probes:OneCutMoved", {}, "failed"),
+    ("borg", {"PYTHONPATH": str(STUB)}, "passed"),
+])
+def test_pytest_impl_reaches_fuzz_tests(impl, env, outcome):
+    """pytest's --impl (the plugin of pyproject's addopts) reaches fuzz/tests: the impl_chunks
+    replays run against the implementation, everything else in fuzz/ is skipped."""
+    r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "fuzz/tests/test_replay.py",
+                        "--impl", impl, "-o", "addopts=-p conformance.pytest_plugin"], cwd=ROOT,
+                       capture_output=True, text=True, env={**os.environ, "BORG_STUB_FAULT": "", **env}, timeout=300)
+    tail = r.stdout.strip().splitlines()[-1]
+    assert f" {outcome}" in tail and "skipped" in tail, r.stdout[-3000:]
+    assert (r.returncode == 0) == (outcome == "passed"), r.stdout[-3000:]
