@@ -11,10 +11,11 @@ The fuzzer picks the chunker (fastcdc, buzhash64, rabin-aes, goldilocks-aes,
 toeplitz-aes, legacy buzhash, fixed), valid parameters (the constructors'
 ranges of spec 01 §4.1 / 06 §9.1, sizes up to 2^16: parameter checking is
 not the point), the normal size, the key (32 bytes: the fuzzer's, as many as
-it gives zero-filled, or one of three fixed keys), the legacy seed, the data (up to 64 KiB, about 256 expected
-chunks: :func:`data_cap`) and a read schedule (short reads through a file
-object; a read of 0 bytes is the only EOF, spec 01 §7). Then
-EVERY kernel of the family the implementation runs here
+it gives zero-filled, or one of three fixed keys), the legacy seed, the data
+(seeded random bytes of a drawn length, then the input's; up to 64 KiB and
+about 256 expected chunks: :func:`data_cap`) and a read schedule (short
+reads through a file object; a read of 0 bytes is the only EOF, spec 01 §7).
+Then EVERY kernel of the family the implementation runs here
 (``impl.kernels(family)``, the ones without a reason) cuts the stream, and:
 
 * its chunks equal our portable reference chunker's (``scalar`` / ``evp``; the
@@ -35,6 +36,7 @@ caller hands to :func:`run` (pytest: ``engine.implementation()``, so
 import functools
 import io
 import os
+import random
 import sys
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
@@ -45,7 +47,8 @@ from fuzz.input import Input, script  # noqa: E402
 
 IMPL_ENV = "CHUNKERS_FUZZ_IMPL"
 MAX_DATA = 1 << 16
-MAX_CHUNKS, MIN_CAP = 256, 2048      # see data_cap
+MAX_CHUNKS, MIN_CAP = 256, 256       # see data_cap
+GEN_MAX = 2048                      # seeded random bytes at the start of a stream (decode)
 MAX_READS = 256         # scheduled (short) reads per stream; then full reads
 ALGOS = ("fastcdc", "buzhash64", "rabin-aes", "goldilocks-aes", "toeplitz-aes", "buzhash", "fixed")
 FAMILY = {"fastcdc": "fastcdc", "buzhash64": "buzhash64", "buzhash": "buzhash", "fixed": "fixed",
@@ -112,11 +115,12 @@ def inventory_lines(inv: dict) -> list[str]:
 
 
 def instrumented_modules(impl) -> list[str]:
-    """The Python modules whose branches and comparisons should guide the fuzzer: this target (its
-    decoder's branches: chunker kind, key kind, schedule), the adapter's module, and for borg every
-    pure-Python module of borg.chunkers (a stand-in's fault conditions among them; borg's
-    extensions carry their own C coverage)."""
-    names = [__name__, type(impl).__module__]
+    """The Python modules whose branches and comparisons should guide the fuzzer: the adapter's
+    module, and for borg every pure-Python module of borg.chunkers (a stand-in's fault conditions
+    among them; borg's extensions carry their own C coverage). Of this module only the decoder is
+    (DECODER: its branches tell the chunker and key kinds apart; the checks run per chunk and
+    would cost more instrumented than they guide)."""
+    names = [type(impl).__module__]
     if impl.name == "borg":
         names += [n for n, m in list(sys.modules.items())
                   if (n == "borg.chunkers" or n.startswith("borg.chunkers."))
@@ -145,10 +149,19 @@ def _mask(inp: Input, nc: int) -> int:
 
 
 def decode(inp: Input) -> dict:
-    """The fuzzer's case: chunker, valid parameters, key / seed, normal size, read schedule, data."""
+    """The fuzzer's case: chunker, stream, key / seed, valid parameters, normal size, read schedule,
+    data. The fields that make a case long and keyed come first, so that short inputs reach them:
+    ``gen_len`` bytes of seeded random data (Random(gen_seed)) start the stream, then the input's
+    own bytes (``repeat`` times); the fuzzer's key takes only as many input bytes as ``key_len``
+    says (zero-filled to 32), placed early, so that libFuzzer's table of compared values (a key
+    compared with something) can rewrite them in short inputs too."""
     algo = inp.choice("chunker", ALGOS)
     kind = CHUNKERS[algo]
     key, seed, normal_size = None, 0, 0
+    gen_len, gen_seed = inp.int("gen_len", 0, GEN_MAX), inp.int("gen_seed", 0, 255)
+    if kind.credential == "key":        # the fuzzer's key by default (an all-zero input: 32 zero bytes)
+        key = inp.choice("key_index", KEYS) if inp.bool("fixed_key") else \
+            inp.bytes("key", inp.int("key_len", 0, 32)).ljust(32, b"\0")
     if algo == "fixed":
         params = (algo, inp.int("block_size", 1, 4096), inp.int("header_size", -8, 4096))
     elif algo == "buzhash":
@@ -163,17 +176,18 @@ def decode(inp: Input) -> dict:
     schedule = [inp.int("read_size", 1, 4096) for _ in range(inp.int("reads", 0, 16))]
     cycle = inp.bool("cycle_reads")
     repeat = inp.int("repeat", 1, 32)
-    if kind.credential == "key":
-        # Last before the data, and only as many bytes as the fuzzer gives (zero-filled to 32): a key
-        # the fuzzer draws, by default (an all-zero input has one), whose bytes are in the input,
-        # so that libFuzzer's table of compared values can rewrite them, in inputs that stay short.
-        key = inp.choice("key_index", KEYS) if inp.bool("fixed_key") else \
-            inp.bytes("key", inp.int("key_len", 0, 32)).ljust(32, b"\0")
-    elif kind.credential == "seed":
+    if kind.credential == "seed":
         seed = inp.int("seed", -(1 << 31), (1 << 31) - 1)
-    data = (inp.rest("data") * repeat)[:data_cap(params)]
+    cap = data_cap(params)
+    data = _generated(gen_seed, min(gen_len, cap)) + inp.rest("data") * repeat
+    data = data[:cap]
     return dict(kind=kind, params=params, key=key, seed=seed, normal_size=normal_size, schedule=schedule,
                 cycle=cycle, data=data)
+
+
+@functools.lru_cache(maxsize=64)
+def _generated(seed: int, n: int) -> bytes:
+    return random.Random(seed).randbytes(n)
 
 
 def data_cap(params: tuple) -> int:
@@ -296,6 +310,10 @@ def run(raw: bytes, impl=None) -> None:
                           f"{_first_difference(want, got)}")
 
 
+DECODER = (decode, _sizes, _mask)
+"""The functions of this module atheris instruments in a campaign (instrumented_modules)."""
+
+
 def TestOneInput(raw: bytes) -> None:
     run(raw)
 
@@ -330,12 +348,16 @@ long to build under the sanitizers (rabin-aes ~370 ms, buzhash64 ~80 ms per chun
 
 
 def main() -> None:
+    import atheris
+
     from fuzz.harness import main as fuzz_main
     impl = implementation()
     if hasattr(impl, "cache_size"):
         impl.cache_size = max(impl.cache_size, CAMPAIGN_CACHE)
     for line in inventory_lines(inventory(impl)):       # imports what the adapter wraps
         print(f"impl_chunks: {line}", file=sys.stderr)
+    for fn in DECODER:
+        atheris.instrument_func(fn)
     fuzz_main(TestOneInput, instrument=instrumented_modules(impl))
 
 

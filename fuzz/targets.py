@@ -41,7 +41,7 @@ TARGETS = {
     "params_parse": Target(max_len=2048, dictionary="params_parse.dict"),
     "vectors_load": Target(max_len=512),
     # --impl X: every kernel of X against our reference chunkers (fuzz/impl_chunks.py)
-    "impl_chunks": Target(max_len=8192, impl=True),
+    "impl_chunks": Target(max_len=8192, impl=True, pymalloc=True),
 }
 
 
