@@ -265,3 +265,22 @@ def get(name: str) -> Implementation:
     if type(impl).kernels is Implementation.kernels or type(impl).chunks is Implementation.chunks:
         raise ValueError(f"{name} does not implement kernels() and chunks() (an abstract adapter)")
     return impl
+
+
+class LoadError(LookupError):
+    """Why ``--impl NAME`` cannot be used, as one line starting ``--impl NAME:``."""
+
+
+def load(name: str, available: bool = True) -> Implementation:
+    """:func:`get` as every ``--impl`` option uses it (the main job, pytest, conformance.cross, the
+    fuzz targets): LoadError (one line) when ``name`` cannot be loaded and, with ``available``,
+    when the implementation is unavailable here (``unavailable()``; the callers that offer
+    --allow-missing ask with ``available=False`` and decide themselves)."""
+    try:
+        impl = get(name)
+    except (ValueError, ImportError, AttributeError) as e:
+        raise LoadError(f"--impl {name}: {e}".replace("\n", " ")) from None
+    reason = impl.unavailable() if available else None
+    if reason:
+        raise LoadError(f"--impl {name}: {reason}")
+    return impl

@@ -393,9 +393,9 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     from chunkers.console import PipeConsole
     console = PipeConsole(width=None if PipeConsole().is_terminal else 150, finish=True)  # closed stdout: verdict
     try:
-        implementation = impls.get(impl)
-    except (ValueError, ImportError, AttributeError) as e:
-        sys.stderr.write(f"error: --impl {impl}: {e}\n")
+        implementation = impls.load(impl, available=False)
+    except impls.LoadError as e:
+        sys.stderr.write(f"error: {e}\n")
         return 2
     reason = implementation.unavailable()
     if reason and not allow_missing:

@@ -54,9 +54,9 @@ def _load(config) -> impls.Implementation | str:
     """The implementation --impl names, or the one line saying why it cannot be used."""
     name = config.getoption("--impl")
     try:
-        impl = impls.get(name)
-    except (ValueError, ImportError, AttributeError) as e:
-        return f"--impl {name}: {e}"
+        impl = impls.load(name, available=False)
+    except impls.LoadError as e:
+        return str(e)
     reason = impl.unavailable()
     if reason and not config.getoption("--allow-missing"):
         return f"--impl {name}: {reason} (--allow-missing skips the checks instead)"

@@ -50,10 +50,7 @@ MAX_DATA = 1 << 16
 MAX_CHUNKS, MIN_CAP = 256, 256       # see data_cap
 GEN_MAX = 2048                      # seeded random bytes at the start of a stream (decode)
 MAX_READS = 256         # scheduled (short) reads per stream; then full reads
-ALGOS = ("fastcdc", "buzhash64", "rabin-aes", "goldilocks-aes", "toeplitz-aes", "buzhash", "fixed")
-FAMILY = {"fastcdc": "fastcdc", "buzhash64": "buzhash64", "buzhash": "buzhash", "fixed": "fixed",
-          "rabin-aes": "aes", "goldilocks-aes": "aes", "toeplitz-aes": "aes"}
-"""The conformance family (conformance.families.family_of) whose kernels run each chunker."""
+ALGOS = tuple(CHUNKERS)             # the chunkers, each with its kernel family (CHUNKERS[algo].family)
 
 
 # ---- the implementation under test -------------------------------------------------------------
@@ -65,7 +62,7 @@ def implementation():
     """The implementation this process fuzzes: set_implementation's, else ``$CHUNKERS_FUZZ_IMPL``."""
     if not _IMPL:
         from conformance import impls
-        _IMPL.append(impls.get(os.environ.get(IMPL_ENV) or "ours"))
+        _IMPL.append(impls.load(os.environ.get(IMPL_ENV) or "ours"))    # impls.LoadError: one line
     return _IMPL[0]
 
 
@@ -91,7 +88,8 @@ def inventory(impl=None) -> dict:
     why = impl.unavailable()
     if why:
         raise LookupError(f"--impl {impl.name}: {why}")
-    families = {fam: [list(row) for row in _kernels(impl, fam)] for fam in dict.fromkeys(FAMILY.values())}
+    families = {fam: [list(row) for row in _kernels(impl, fam)]
+                for fam in dict.fromkeys(k.family for k in CHUNKERS.values())}
     where = f"{type(impl).__module__}.{type(impl).__name__}"
     chunkers_mod = sys.modules.get("borg.chunkers")
     if impl.name == "borg" and chunkers_mod is not None:
@@ -168,7 +166,7 @@ def decode(inp: Input) -> dict:
         mn, mx, w = _sizes(inp, 1, True)
         params = (algo, mn, mx, _mask(inp, 0), w)
     else:
-        mn, mx, w = _sizes(inp, 6 if FAMILY[algo] == "aes" else 1, algo == "buzhash64")
+        mn, mx, w = _sizes(inp, 6 if CHUNKERS[algo].family == "aes" else 1, algo == "buzhash64")
         nc = inp.int("nc_level", 0, 3)
         params = (algo, mn, mx, _mask(inp, nc)) + ((w,) if w is not None else ()) + (nc,)
     if kind.normal_size and inp.bool("normal_size_set"):
@@ -282,7 +280,7 @@ def run(raw: bytes, impl=None) -> None:
     impl = impl or implementation()
     case = decode(Input(raw))
     kind, params, data = case["kind"], case["params"], case["data"]
-    family = FAMILY[params[0]]
+    family = CHUNKERS[params[0]].family
     ref, want = _reference(case)
     bounds = size_bounds(kind, ref)
     check_chunks(_describe(case, "ours", kind.reference or "single"), want, data, bounds)
@@ -334,7 +332,7 @@ def seeds() -> list:
                         data=inputs.sha_ctr(4000)))
         out.append(dict(b, repeat=20, data=bytes(500)))                         # all-zero chunks
         out.append(dict(b, repeat=16, data=bytes(100) + inputs.lcg(300)))       # zero runs between data
-        out.append(dict(b, chunk_min_exp=1 if FAMILY[algo] != "aes" else 6, chunk_max_exp=8, hash_mask_bits=3,
+        out.append(dict(b, chunk_min_exp=1 if CHUNKERS[algo].family != "aes" else 6, chunk_max_exp=8, hash_mask_bits=3,
                         hash_window_size=5, block_size=1, header_size=-1, data=inputs.sha_ctr(600)))
     out.append(dict(base, chunker="buzhash64", wide_window=True, hash_window_size=4095, chunk_min_exp=12,
                     chunk_max_exp=13, data=inputs.sha_ctr(8000), repeat=2))
