@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 12's input classes beyond the default tier: the seeded boundary-key search
-# (conformance.keystream) must find exactly the stored keys again, and the main job
+# (conformance.cases.keystream) must find exactly the stored keys again, and the main job
 # runs the class cases of every family on a small corpus (twice: same verdicts).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -26,7 +26,7 @@ import sys
 from chunkers.cliutil import short_of_memory, unwritable
 from chunkers.clihelp import ArgumentParser
 from chunkers.params import decimal
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 from conformance.job import run
 from conformance.realfiles import check_path
 from conformance.tiers import TIERS
@@ -61,7 +61,7 @@ MAX_CORPUS = 1 << 27
 def _corpus_too_large(size: int, jobs: int) -> str | None:
     """Why --corpus-size cannot be built here, or None: each worker holds one input per pattern
     (catalogue.PATTERNS) and about two more in flight (a chunk run's copy and its model's)."""
-    from conformance.catalogue import PATTERNS
+    from conformance.cases.catalogue import PATTERNS
     if size > MAX_CORPUS:
         return f"--corpus-size {size}: at most {MAX_CORPUS} bytes (128 MiB) per input"
     why = short_of_memory((len(PATTERNS) + 2) * size * max(1, jobs))

@@ -16,7 +16,7 @@ pytest plugin and the main job.
 from __future__ import annotations
 
 from conformance import impls
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 
 LEVELS = ("vectors", "chunk", "scan")
 """Golden vectors, chunk-level runs (cut points of whole inputs), scan-level (a kernel alone)."""

@@ -58,7 +58,7 @@ def fingerprint() -> dict:
     """``{"family/kernel": sha256}`` over each native kernel's scan-catalogue results, and
     ``{"chunks params/kernel": sha256}`` over its cut points on a seeded corpus."""
     import chunkers
-    from conformance.families import FAMILIES, scan_families
+    from conformance.cases.families import FAMILIES, scan_families
 
     out = {}
     runnable = [k for k in chunkers.kernels() if k.runs and k.coverage == "native"]

@@ -32,7 +32,7 @@ import sys
 
 from chunkers.clihelp import ArgumentParser
 from conformance import audit, engine, impls, job
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 
 SEED = 1
 CORPUS = (1 << 16, ("lcg", "sha-ctr"))

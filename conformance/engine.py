@@ -16,7 +16,8 @@ from typing import Iterable, NamedTuple
 
 from chunkers.params import parse_params
 from conformance import impls, provenance
-from conformance.families import FAMILIES, GUARD, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
+from conformance.cases.families import FAMILIES
+from conformance.cases.scan import GUARD, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
 
 _IMPL: impls.Implementation = impls.Ours()
 

@@ -21,7 +21,7 @@ import sys
 from typing import NamedTuple
 
 from chunkers.registry import NATIVE, NOT_COVERED, SINGLE
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 from conformance.tiers import ALL_KERNELS, BIG_ENDIAN, PORTABLE, REPO, host_target
 
 CROSS_ARCHES = ("aarch64", "s390x")

@@ -87,7 +87,7 @@ class Ours(Implementation):
 
 def _check_provenance(params, kernel, chunker):
     # raises conformance.provenance.ProvenanceError when the code that ran is not the kernel's own
-    from conformance.families import family_of
+    from conformance.cases.families import family_of
     from conformance.provenance import check_chunker
     check_chunker(family_of(params[0]), kernel, chunker)
 
@@ -107,7 +107,7 @@ class Model(Implementation):
     name = "model"
 
     def kernels(self, family):
-        from conformance.families import FAMILIES
+        from conformance.cases.families import FAMILIES
         return [("model", None)] if family in FAMILIES else []
 
     def chunk_sizes(self, params, source, *, key, seed, kernel=None, normal_size=0):
@@ -195,7 +195,7 @@ class Borg(Implementation):
         return self.KERNEL_NAMES[family]
 
     def _make(self, params, key, seed, kernel, normal_size=0):
-        from conformance.families import family_of
+        from conformance.cases.families import family_of
         algo, args = params[0], tuple(params[1:])
         cls = getattr(self._module(), self.CLASSES[algo])
         if algo == "buzhash":

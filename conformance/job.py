@@ -19,11 +19,11 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import (audit, catalogue, classes, emulate, engine, impl_cells, impls, parallel, progress, realfiles,
-                         tiers)
+from conformance import audit, emulate, engine, impl_cells, impls, parallel, progress, realfiles, tiers
+from conformance.cases import catalogue, classes
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 from conformance.provenance import ProvenanceError
 from conformance.proof import kernel_checks, ran_note
 
@@ -179,7 +179,7 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
     conformance.progress.Progress (also told the work planned and done). ``cells``: a list the
     cells are appended to as each one starts (what ran so far, when the run is interrupted).
     ``skipped``: a dict receiving path -> reason for real files that changed during the run.
-    ``classes_everywhere=False``: the input-class cases (conformance.classes) on each family's
+    ``classes_everywhere=False``: the input-class cases (conformance.cases.classes) on each family's
     reference kernel only, said in the other cells' reason (the quick qemu runs of CI).
     ``fail_fast``: stop after the first failed cell (the cells after it are not run and not listed)."""
     impl = engine.implementation()

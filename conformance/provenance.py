@@ -17,7 +17,7 @@ from __future__ import annotations
 import collections
 import importlib
 
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 
 MODULES = {"fastcdc": "chunkers.fastcdc", "buzhash64": "chunkers.buzhash64", "buzhash": "chunkers.buzhash",
            "aes": "chunkers.aes"}

@@ -158,7 +158,7 @@ def pytest_terminal_summary(terminalreporter, config):
     for family, kernel, level, outcome, _calls in ran:
         per[family, kernel, level][outcome] += 1
     rows = [("family", "kernel", "vectors", "chunk", "scan")]
-    from conformance.families import FAMILIES
+    from conformance.cases.families import FAMILIES
     for family in FAMILIES:
         kernels = impl.kernels(family)
         if not kernels:

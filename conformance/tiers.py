@@ -11,7 +11,7 @@ Sources of rows:
 * every other known kernel of another target: "not covered", with how to cover it.
 
 Each verified row is the scan-identity check (conformance.engine) on the scan
-catalogue (conformance.families) against the reference kernel on the same
+catalogue (conformance.cases.families) against the reference kernel on the same
 machine; under qemu also the chunk-level and golden-vector checks listed in
 conformance.cross.
 
@@ -33,7 +33,7 @@ import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED, PORTABLE, families, rows
 from conformance import emulate
 from conformance.engine import model_mismatches, scan_mismatches
-from conformance.families import FAMILIES, scan_families
+from conformance.cases.families import FAMILIES, scan_families
 
 ALL_KERNELS = {family: {k.name: k.target for k in rows(family)} for family in families()}
 """family -> kernel -> the target it needs (x86-64, aarch64 or PORTABLE), over all build targets: the
@@ -47,7 +47,7 @@ also checked on the big-endian one."""
 REPO = Path(__file__).resolve().parents[1]
 TIERS = ("native", "all")
 SEED = 1
-"""Seed of the scan catalogue (conformance.families) the host rows are checked on."""
+"""Seed of the scan catalogue (conformance.cases.families) the host rows are checked on."""
 
 
 class Tier(NamedTuple):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from chunkers.params import parse_params
-from conformance import catalogue
+from conformance.cases import catalogue
 from vectors.inputs import generated, real_file
 
 KEYS = {
@@ -302,9 +302,9 @@ def _extremes(shape: Shape) -> list:
 
 
 def _nc_range(shape: Shape) -> list:
-    """Every nc_level of the conformance.classes grid (0 up to the largest the rules allow per mask
+    """Every nc_level of the conformance.cases.classes grid (0 up to the largest the rules allow per mask
     width), automatic and explicit normal size, on SHA-CTR bytes."""
-    from conformance import classes
+    from conformance.cases import classes
     if not shape.nc:
         return []
     out = []

@@ -21,7 +21,7 @@
  * Geometry: a segment has seg_roll_len(w) steps; the last round of a span
  * splits what is left into 4 equal segments if they have at least
  * seg_roll_min(w) steps; shorter spans and the tail (fewer than 4 steps)
- * take the sequential loop. conformance/segments.py mirrors this.
+ * take the sequential loop. conformance/cases/segments.py mirrors this.
  *
  * Include with SEG_WORD (state type), SEG_ROTL (its rotate-left) and SEG_FN
  * (the kernel's name) defined; only this code runs (no other kernel is called);

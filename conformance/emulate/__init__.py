@@ -5,7 +5,7 @@ extension is built from) and its function, from the kernel's row of its family's
 kernel list (chunkers/csrc/<family>/kernels.def, the freestanding column). That file is compiled a second time
 as a freestanding image (:mod:`.blob`), loaded into an emulated CPU with
 AVX-512 and VAES (:mod:`.machine`, PyPI ``bochscpu-python==0.3.1``), and run on
-the scan catalogue's cases (conformance.families) through :func:`runner`, so
+the scan catalogue's cases (conformance.cases.families) through :func:`runner`, so
 conformance.engine compares it with the native reference kernel exactly as it
 compares a native one.
 
@@ -18,34 +18,11 @@ from __future__ import annotations
 import importlib.util
 import platform
 import shutil
-from typing import NamedTuple
 
-from chunkers.registry import families, rows
+from .inventory import FREESTANDING
 
 EMULATOR = "bochscpu"
 """Name of the emulator, as shown in coverage reports (``emulated (bochscpu)``)."""
-
-
-class Entry(NamedTuple):
-    """A kernel that can run emulated: its C files under chunkers/csrc (the kernel's own file
-    first, then any file defining functions it calls) and its function."""
-
-    sources: tuple
-    symbol: str
-
-
-def _freestanding() -> dict:
-    out = {}
-    for family in families():
-        source = {k.name: k.source for k in rows(family)}
-        for k in rows(family):
-            if k.freestanding is not None:
-                out.setdefault(family, {})[k.name] = Entry((k.source, *(source[c] for c in k.freestanding)), k.symbol)
-    return out
-
-
-FREESTANDING = _freestanding()
-"""family -> kernel -> Entry, for every x86-64 kernel the emulator can run (its row's freestanding column)."""
 
 
 def unavailable() -> str | None:
@@ -68,7 +45,7 @@ def covers(family: str, kernel: str) -> bool:
 
 def runner(family: str, kernel: str):
     """The emulated kernel as ``run(case) -> result`` for conformance.engine.scan_mismatches:
-    a ScanCase of conformance.families in, what the family's native ``run`` returns out.
+    a ScanCase of conformance.cases.families in, what the family's native ``run`` returns out.
 
     The case's bytes are placed so that they end right before an unmapped page
     (a read past the span traps); their start alignment is therefore set by
@@ -82,7 +59,7 @@ def runner(family: str, kernel: str):
     reason = unavailable()
     if reason:
         raise RuntimeError(f"cannot emulate {family}/{kernel}: {reason}")
-    from . import bind
+    from . import bind          # here, not at the top: bind imports bochscpu, absent where unavailable() says so
     return bind.runner(family, entry.symbol, kernel)
 
 

@@ -1,8 +1,8 @@
 """Binders: a family's ScanCase laid out in guest memory and its kernel called there.
 
 A binder takes the machine and the kernel's symbol and returns ``call(case)``
-giving what the family's native ``run`` (conformance.families) returns, from
-the same tables (the extension's, cached by conformance.families).
+giving what the family's native ``run`` (conformance.cases.kernels) returns, from
+the same tables (the extension's, cached by conformance.cases.kernels).
 """
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import struct
 
-from conformance.aes_family import HISTORY, context
-from conformance.families import _table
+from conformance.cases.aes_kernels import HISTORY, context
+from conformance.cases.kernels import table
 from conformance.model.buzhash64 import rotated
 
 from .blob import build
+from .inventory import FREESTANDING
 from .machine import ARGS, EmulatorFault, Machine
 
 
@@ -29,7 +30,7 @@ def _i64(v: int) -> int:
 def fastcdc(m: Machine, symbol: str):
     """``scan(gear, p, n, &fp, mask)`` (spec 02 §4): gear and fp in the argument area."""
     def call(case):
-        m.write(ARGS, struct.pack("<257Q", *_table("fastcdc", case.key), case.state))
+        m.write(ARGS, struct.pack("<257Q", *table("fastcdc", case.key), case.state))
         p = m.put_input(case.data)
         r = m.call(symbol, ARGS, p, len(case.data), ARGS + 2048, case.mask)
         return _i64(r), _u64(m.read(ARGS + 2048, 8))
@@ -39,8 +40,8 @@ def fastcdc(m: Machine, symbol: str):
 def buzhash64(m: Machine, symbol: str):
     """``scan(T, Trot, pr, pa, n, &sum, mask)`` (spec 03 §5): pa = pr + window, n steps."""
     def call(case):
-        table = _table("buzhash64", case.key)
-        m.write(ARGS, struct.pack("<513Q", *table, *rotated(table, case.window), case.state))
+        t = table("buzhash64", case.key)
+        m.write(ARGS, struct.pack("<513Q", *t, *rotated(t, case.window), case.state))
         p = m.put_input(case.data)
         j = m.call(symbol, ARGS, ARGS + 2048, p, p + case.window, len(case.data) - case.window, ARGS + 4096,
                    case.mask)
@@ -69,7 +70,6 @@ BINDERS = {"fastcdc": fastcdc, "buzhash64": buzhash64, "aes": aes}
 def machine() -> Machine:
     """The one machine, with every FREESTANDING source loaded (bochscpu's guest-physical
     memory is process-wide, so a second machine would share it)."""
-    from conformance.emulate import FREESTANDING
     return Machine(build(sorted({src for kernels in FREESTANDING.values() for e in kernels.values()
                                  for src in e.sources})))
 

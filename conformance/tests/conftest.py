@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from conformance import engine, seeding
-from conformance.families import scan_families
+from conformance.cases.families import scan_families
 from conformance.tests.params import kernel_params
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from conformance import impls
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 
 
 def kernel_params(families=None, impl=None):

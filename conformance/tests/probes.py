@@ -10,7 +10,7 @@
 """
 
 from conformance import impls
-from conformance.families import family_of
+from conformance.cases.families import family_of
 
 FAMILY, KERNEL = "fastcdc", "blockwise"
 """The corrupted kernel of OneCutMoved (blockwise: it runs on every CPU and is not the default)."""

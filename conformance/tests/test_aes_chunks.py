@@ -20,7 +20,8 @@ import chunkers
 from chunkers import aes as caes
 from chunkers.registry import NO_CPU, NOT_BUILT, UNKNOWN
 from chunkers.params import ParamsError
-from conformance import catalogue, engine
+from conformance import engine
+from conformance.cases import catalogue
 from conformance.engine import bounds_violations, chunk_mismatch, model_sizes
 from conformance.spec_values import (AES_SC, KEYS, LCG, SPEC_10_CONST, SPEC_10_GRID, SPEC_10_LCG, SPEC_10_TINY, cuts_of,
                                      ends_sha256, ints, md_rows, tup)

@@ -13,8 +13,9 @@ import struct
 import pytest
 
 from chunkers import aes as caes
-from conformance import aes_family, engine
-from conformance.families import FAMILIES
+from conformance import engine
+from conformance.cases import aes_family, aes_kernels
+from conformance.cases.families import FAMILIES
 from conformance.model import aes as maes
 from conformance.model import csprng, gf2
 from conformance.model.goldilocks import P
@@ -136,7 +137,7 @@ def _contexts():
     out = [(caes.AESContext(n, k), maes.expand_key(n, k)) for n in caes.NAMES for k in KEYS.values()]
     for k in aes_family.EDGE_K:
         key = f"goldilocks-aes/K={k:x}"
-        out.append((aes_family.context(key), aes_family.model_context(key)))
+        out.append((aes_kernels.context(key), aes_kernels.model_context(key)))
     return out
 
 
@@ -180,12 +181,12 @@ def test_planted_first_hits_in_every_lane(family_kernel, cases):
     kernel = family_kernel[1]
     planted = [c for c in cases if c.group.startswith("aes-lane-")]
     assert len(planted) == 3 * 34 * 2
-    assert {(aes_family.split_key(c.key)[0], int(c.group[9:]), c.align % 2) for c in planted} == \
+    assert {(aes_kernels.split_key(c.key)[0], int(c.group[9:]), c.align % 2) for c in planted} == \
         {(n, j, a) for n in caes.NAMES for j in range(34) for a in (0, 1)}
     for case in planted:
-        want = aes_family.model(case)
+        want = aes_kernels.model(case)
         assert want[0] == int(case.group[9:]), case.describe()
-        assert aes_family.run(case, kernel) == want, case.describe()
+        assert aes_kernels.run(case, kernel) == want, case.describe()
 
 
 @pytest.mark.parametrize("family_kernel", KERNELS)
@@ -197,20 +198,20 @@ def test_goldilocks_digests_are_canonical(family_kernel, cases):
     assert sum(c.group == "goldilocks-edge" for c in edge) >= 100
     assert any(c.state >= P for c in edge)
     for case in edge:
-        got = aes_family.run(case, kernel)
-        if len(case.data) > aes_family.HISTORY:
+        got = aes_kernels.run(case, kernel)
+        if len(case.data) > aes_kernels.HISTORY:
             assert got[1] < P, case.describe()
         if case.group == "goldilocks-edge":
-            assert got == aes_family.model(case), case.describe()
+            assert got == aes_kernels.model(case), case.describe()
 
 
 def test_edge_point_digests_pass_p_before_reduction():
     """The edge cases really reach sums in [p, 2^64) before the final reduction (so the canonical
     correction is exercised): with K = 1 the roll is d - o + n, e.g. (p - 1) + 5 = p + 4 -> 4."""
-    ctx = aes_family.context("goldilocks-aes/K=1")
+    ctx = aes_kernels.context("goldilocks-aes/K=1")
     assert ctx.roll(P - 1, 0, 5) == 4
     assert ctx.roll2(P - 1, 0, 0, 3, 4) == 6
-    ctx = aes_family.context(f"goldilocks-aes/K={P - 1:x}")       # K = -1: d*K = p - d
+    ctx = aes_kernels.context(f"goldilocks-aes/K={P - 1:x}")       # K = -1: d*K = p - d
     assert ctx.roll(1, 0, 255) == P - 1 + 255 - P
 
 

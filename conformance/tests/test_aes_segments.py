@@ -1,13 +1,13 @@
-"""The AES segment cases (conformance.aes_segments) are what they claim: planted first hits
+"""The AES segment cases (conformance.cases.aes_segments) are what they claim: planted first hits
 sit where their group says, per the independent pure-Python model; the -seg kernels
 themselves are compared with the reference on these cases by test_scan_identity and,
 emulated, by test_tiers."""
 
 import pytest
 
-from conformance.aes_family import model
-from conformance.aes_segments import geometry
-from conformance.families import FAMILIES
+from conformance.cases.aes_kernels import model
+from conformance.cases.aes_segments import geometry
+from conformance.cases.families import FAMILIES
 
 pytestmark = pytest.mark.ours_only
 SEED = 20261201

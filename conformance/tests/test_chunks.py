@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from conformance import catalogue
+from conformance.cases import catalogue
 from conformance import engine
 from conformance.engine import bounds_violations, chunk_mismatch, chunk_sizes, model_sizes
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 
 SEED = 7
 MODEL_INPUT = 1 << 16       # bytes per catalogue input compared with the model

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.ours_only
 
 def _host_cells(impl):
     """Every kernel the implementation runs here, passed."""
-    from conformance.families import FAMILIES
+    from conformance.cases.families import FAMILIES
     return [Cell(f, k, "passed", chunk_runs=1, vectors=1) for f in FAMILIES for k, why in impl.kernels(f)
             if why is None]
 

@@ -13,7 +13,7 @@ import pytest
 
 import vectors
 from conformance import impls
-from conformance.families import FAMILIES, family_of
+from conformance.cases.families import FAMILIES, family_of
 from conformance.tests.params import kernel_params
 from vectors.generate import run_document
 

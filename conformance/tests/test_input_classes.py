@@ -1,5 +1,5 @@
-"""The input classes of issue 12 (conformance.classes, conformance.keystream,
-conformance.mask_shapes), the same checks the main job runs:
+"""The input classes of issue 12 (conformance.cases.classes, conformance.cases.keystream,
+conformance.cases.mask_shapes), the same checks the main job runs:
 
 * every nc_level the rules allow, automatic and explicit normal sizes, every kernel
   against the pure-Python model (spec 01 §3.2, §4.1);
@@ -12,8 +12,9 @@ conformance.mask_shapes), the same checks the main job runs:
 
 import pytest
 
-from conformance import classes, engine, keystream, mask_shapes
-from conformance.families import FAMILIES, scan_families
+from conformance import engine
+from conformance.cases import classes, keystream, mask_shapes
+from conformance.cases.families import FAMILIES, scan_families
 from conformance.tests.params import kernel_params
 
 SEED = 20261201

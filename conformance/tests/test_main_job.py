@@ -59,7 +59,7 @@ def test_a_catalogue_that_cannot_be_built_fails_the_reference_cell_and_fail_fast
     instead of dying with a traceback."""
     import dataclasses
 
-    from conformance.families import FAMILIES
+    from conformance.cases.families import FAMILIES
 
     def cannot_plant(seed):
         raise RuntimeError("could not plant [0] in 8292 positions")

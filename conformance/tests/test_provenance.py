@@ -13,7 +13,7 @@ import pytest
 import chunkers
 from chunkers.registry import HIDE_ENV, NO_CPU
 from conformance import emulate, isa, proof, provenance
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 from conformance.tests.params import kernel_params
 
 pytestmark = pytest.mark.ours_only

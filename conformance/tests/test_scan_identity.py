@@ -7,7 +7,7 @@ import pytest
 from chunkers.registry import NATIVE
 from conformance import tiers
 from conformance.engine import model_mismatches, scan_mismatches
-from conformance.families import FAMILIES, scan_families
+from conformance.cases.families import FAMILIES, scan_families
 from conformance.tests.params import kernel_params
 
 pytestmark = pytest.mark.ours_only

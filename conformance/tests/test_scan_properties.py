@@ -5,7 +5,8 @@ every kernel agrees with the reference kernel and the model (spec 02 §5.6,
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from conformance.families import FAMILIES, ScanCase
+from conformance.cases.families import FAMILIES
+from conformance.cases.scan import ScanCase
 from chunkers.params import mask
 from conformance.tests.params import kernel_params
 

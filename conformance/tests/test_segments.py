@@ -1,4 +1,4 @@
-"""The seg groups of the scan catalogue (conformance.segments): their planted hits
+"""The seg groups of the scan catalogue (conformance.cases.segments): their planted hits
 land where their names say, per the reference kernel; and the legacy buzhash's
 new kernel selector behaves like the others. Identity of every kernel on these
 cases is checked with the rest of the catalogue (test_scan_identity)."""
@@ -8,8 +8,8 @@ import random
 import pytest
 
 import chunkers
-from conformance import segments
-from conformance.families import FAMILIES
+from conformance.cases import segments
+from conformance.cases.families import FAMILIES
 
 pytestmark = pytest.mark.ours_only
 SEED = 20261201

@@ -3,7 +3,7 @@
 x86-64 kernels run in bochscpu from a freestanding build of their own source
 (conformance.emulate); aarch64 and big-endian s390x builds run under
 qemu-user (ci/cross-run, with --tiers all). Each verified tier is compared
-with the reference kernel over the scan catalogue (conformance.families,
+with the reference kernel over the scan catalogue (conformance.cases.families,
 spec 02 §5.6, 03 §7.4, 06 §8.6).
 """
 
@@ -15,7 +15,7 @@ import pytest
 import chunkers
 from chunkers.registry import HIDE_ENV, NATIVE, NOT_COVERED, why_not
 from conformance import emulate, tiers
-from conformance.families import FAMILIES
+from conformance.cases.families import FAMILIES
 
 EMULATED = [(f, k) for f, kernels in emulate.FREESTANDING.items() for k in kernels]
 CROSS_TOOLS = {"aarch64": ("qemu-aarch64", "aarch64-linux-gnu-gcc"), "s390x": ("qemu-s390x", "s390x-linux-gnu-gcc")}

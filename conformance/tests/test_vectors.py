@@ -13,8 +13,9 @@ import sys
 import pytest
 
 import vectors
-from conformance import catalogue, engine, impls
-from conformance.families import FAMILIES
+from conformance import engine, impls
+from conformance.cases import catalogue
+from conformance.cases.families import FAMILIES
 from conformance import spec_values as spec
 from vectors import cases as vcases
 from vectors import generate

@@ -22,7 +22,7 @@
  * Geometry (measured, README "Benchmarks"): K = 4 chains, rounds of 4
  * segments of FASTCDC_SEG_LEN bytes; the last round of a span splits what
  * is left into 4 equal segments if they are at least FASTCDC_SEG_MIN long.
- * conformance/segments.py mirrors it to plant hits at segment edges. */
+ * conformance/cases/segments.py mirrors it to plant hits at segment edges. */
 #include "fastcdc.h"
 
 #define GEAR_WINDOW 64

@@ -1,72 +1,20 @@
-"""The AES chunkers in the conformance suite (spec 06-10): scan cases, kernel
-runs and the model for the ``aes`` kernel family, whose one kernel selector
-serves rabin-aes, goldilocks-aes and toeplitz-aes.
-
-A case's ``key`` names the chunker and its key material as
-``<chunker>/<key>``: ``<key>`` is a key name of :func:`families.key_bytes`
-(``Z``, ``KS``, ``R<seed>``) or, for goldilocks-aes, ``K=<hex>``: an
-evaluation point set directly (spec 10 §3.1) with A = 16 zero bytes. A case's
-``data`` is the 64 bytes of history before the span (the window of the
-position before it), then the span; the scan tests every span position.
+"""The AES chunkers' scan catalogue (spec 06-10) for the ``aes`` kernel family, whose one kernel
+selector serves rabin-aes, goldilocks-aes and toeplitz-aes. Case keys and data are laid out as
+conformance.cases.aes_kernels describes; the runs and the model are there too.
 """
 
 from __future__ import annotations
 
-import functools
 import random
 
-from conformance import families
-from conformance.families import ScanCase, aligned, key_bytes
-
-CHUNKERS = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
-HISTORY = 64
-P = (1 << 64) - (1 << 32) + 1
-"""The goldilocks prime."""
+from conformance.cases import aes_segments
+from conformance.cases.aes_kernels import CHUNKERS, HISTORY, P, digest, run
+from conformance.cases.catalogue import SPAN_LENGTHS
+from conformance.cases.common import common_cases, lane_cases
+from conformance.cases.scan import ScanCase
 
 EDGE_K = (0, 1, (1 << 32) - 1, 1 << 32, P - 2, P - 1)
 """Goldilocks evaluation points at the edges of the field (spec 10 §3.1, plus 0: 09 §2 accepts it)."""
-
-
-def split_key(key: str) -> tuple[str, str]:
-    chunker, _, material = key.partition("/")
-    return chunker, material
-
-
-@functools.lru_cache(maxsize=None)
-def context(key: str):
-    """Our AESContext for a case key."""
-    from chunkers.aes import AESContext
-    chunker, material = split_key(key)
-    if material.startswith("K="):
-        return AESContext.from_material(chunker, bytes(16), K=int(material[2:], 16))
-    return AESContext(chunker, key_bytes(material))
-
-
-@functools.lru_cache(maxsize=None)
-def model_context(key: str):
-    """The pure-Python model's context for a case key."""
-    from conformance.model import aes, goldilocks
-    chunker, material = split_key(key)
-    if material.startswith("K="):
-        return aes.from_uhf(chunker, bytes(16), goldilocks.Goldilocks(int(material[2:], 16)))
-    return aes.expand_key(chunker, key_bytes(material))
-
-
-def run(case: ScanCase, kernel: str) -> tuple:
-    """(position, exit digest) of ``kernel`` on the case's span."""
-    return context(case.key).scan(aligned(case.data, case.align), HISTORY, len(case.data) - HISTORY, case.state,
-                                  case.mask, kernel)
-
-
-def model(case: ScanCase) -> tuple:
-    """(position, exit digest) of the model on the case's span."""
-    from conformance.model import aes
-    return aes.scan(model_context(case.key), case.data, HISTORY, len(case.data) - HISTORY, case.state, case.mask)
-
-
-def digest(key: str, window: bytes) -> int:
-    """The digest of a 64-byte window (the true state before a span)."""
-    return context(key).digest(window)
 
 
 def _case(group, key, history, span, align, state, mask) -> ScanCase:
@@ -108,7 +56,7 @@ def _edge_k(rng: random.Random) -> list:
 def _true_states(rng: random.Random) -> list:
     """Spans of every catalogue length after their true 64-byte history, each chunker and a random key."""
     out = []
-    for i, n in enumerate(families.SPAN_LENGTHS):
+    for i, n in enumerate(SPAN_LENGTHS):
         chunker = CHUNKERS[i % 3]
         key = f"{chunker}/{('Z', 'KS', 'R1')[i % 3]}"
         history, span = rng.randbytes(HISTORY), rng.randbytes(n)
@@ -120,7 +68,7 @@ def _true_states(rng: random.Random) -> list:
 def cases(seed: int) -> list:
     """The AES scan catalogue: the shared adversarial groups (spans, alignments, masks 1..48, patterns,
     lanes 0..7, last byte) over the three chunkers, plus first hits at every lane 0..33 from odd and even
-    starts, goldilocks edge points, true start states and the segment cases (conformance.aes_segments)."""
+    starts, goldilocks edge points, true start states and the segment cases (conformance.cases.aes_segments)."""
     rng = random.Random(seed + 3)
 
     def make(group, key, data, align, state, mask):
@@ -129,8 +77,7 @@ def cases(seed: int) -> list:
         history = ((data or b"\0") * (HISTORY // max(len(data), 1) + 1))[:HISTORY]
         return _case(group, f"{chunker}/{key}", history, data, align, state, mask)
 
-    out = families._common_cases("aes", seed, make) + families._lane_cases("aes", seed, make)
+    out = common_cases("aes", seed, make) + lane_cases("aes", seed, make)
     for chunker in CHUNKERS:
         out += _plant_lanes(rng, chunker)
-    from conformance import aes_segments
     return out + _edge_k(rng) + _true_states(rng) + aes_segments.cases(seed)

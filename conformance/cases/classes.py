@@ -22,7 +22,10 @@ import io
 import random
 from typing import NamedTuple
 
-from conformance import engine, keystream
+from conformance import engine
+from conformance.cases import keystream
+from conformance.cases.families import FAMILIES
+from conformance.cases.scan import aligned
 from conformance.engine import Mismatch
 
 NC_MASK_BITS = (8, 12, 24, 40)
@@ -90,7 +93,6 @@ def _nc_params(chunker: str, bits: int, nc: int) -> tuple:
 
 def nc_chunkers(family: str) -> tuple:
     """The chunkers of ``family`` that take nc_level (empty for buzhash and fixed)."""
-    from conformance.families import FAMILIES
     return tuple(c for c in FAMILIES[family].chunkers if c not in ("buzhash", "fixed"))
 
 
@@ -144,12 +146,12 @@ def model_sizes(case: ClassCase) -> tuple:
 def nc_mismatches(family: str, kernel: str | None, seed: int, cases=None) -> list[Mismatch]:
     """nc cases (default: all of nc_cases) where ``kernel`` of the implementation under test cuts
     otherwise than the model (or breaks the size bounds)."""
-    from conformance.families import aligned
     out = []
     for i, case in enumerate(nc_cases(family, seed) if cases is None else cases):
         m = engine.chunk_mismatch(case.params, aligned(case.data, case.align), list(model_sizes(case)),
                                   key=case.key, kernel=kernel, normal_size=case.normal_size,
-                                  source=f"conformance.classes.nc_cases({family!r}, {seed})[{i}] {case.describe()}")
+                                  source=f"conformance.cases.classes.nc_cases({family!r}, {seed})[{i}] "
+                                         f"{case.describe()}")
         if m:
             out.append(m)
     return out
@@ -174,7 +176,6 @@ def zero_mismatch(case: ClassCase, kernel: str | None, where: str = "") -> Misma
     """Where ``kernel``'s chunks of ``case`` are classified all-zero otherwise than their bytes say
     (or carry other bytes than the input's), or None. A stream case is read both from a BytesIO and
     from a ReadintoOnly. ``where`` names the case in the reproducer."""
-    from conformance.families import aligned
     feeds = ([("BytesIO", io.BytesIO(case.data)), ("readinto-only", ReadintoOnly(case.data))] if case.stream
              else [("memory", aligned(case.data, case.align))])
     for feed, src in feeds:
@@ -198,7 +199,7 @@ def zero_mismatches(family: str, kernel: str | None, seed: int, cases=None) -> l
     """Every zero case (default: all of zero_cases) that ``kernel`` classifies wrongly."""
     out = []
     for i, case in enumerate(zero_cases(family, seed) if cases is None else cases):
-        m = zero_mismatch(case, kernel, f"conformance.classes.zero_cases({family!r}, {seed})[{i}] ")
+        m = zero_mismatch(case, kernel, f"conformance.cases.classes.zero_cases({family!r}, {seed})[{i}] ")
         if m:
             out.append(m)
     return out
@@ -214,7 +215,7 @@ def mismatches(family: str, kernel: str | None, seed: int) -> tuple[int, list[Mi
 def check_cell(cell, seed: int, reference: bool) -> None:
     """Add the class cases to a main-job cell (conformance.job.Cell) of a kernel that runs here:
     every case counts as a chunk run; with ``reference`` (our family's reference kernel) also the
-    key-derivation and rolling-step checks of conformance.keystream. Mismatches fail the cell."""
+    key-derivation and rolling-step checks of conformance.cases.keystream. Mismatches fail the cell."""
     runs, found = mismatches(cell.family, cell.kernel, seed)
     if reference:
         found += keystream.mismatches(cell.family, seed)

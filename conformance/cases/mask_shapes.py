@@ -16,7 +16,7 @@ bit 63 and bit 31 set (bit 31 only for the 32-bit legacy buzhash) plus random ot
   whose top bit is below bit 63, planted at every lane of a block with bit 63 of the hash set
   (see _lane_limits).
 
-Part of every scan family's catalogue (families._common_cases); cases stay within the
+Part of every scan family's catalogue (common.common_cases); cases stay within the
 model's span limit, so the reference kernel is compared with the model on each of them.
 """
 
@@ -24,8 +24,12 @@ from __future__ import annotations
 
 import random
 
+from conformance.cases import aes_kernels
+from conformance.cases.kernels import reference
+from conformance.cases.scan import mask_of
+
 MAX_SPAN = 600
-"""Longest span (bytes); families.MODEL_MAX_SPAN bounds the model comparison."""
+"""Longest span (bytes); scan.MODEL_MAX_SPAN bounds the model comparison."""
 
 SPARSE_BITS = (2, 3, 4, 6, 8, 12)
 PLANTED_BITS = {64: (13, 16, 20, 24), 32: (8, 10, 12, 14)}
@@ -56,8 +60,7 @@ def sparse_mask(rng: random.Random, bits: int, word: int, avoid: int = 0) -> int
 def _span_start(case) -> int:
     """Index in ``case.data`` of the span's first byte (after a window or the AES history)."""
     if case.family == "aes":
-        from conformance.aes_family import HISTORY
-        return HISTORY
+        return aes_kernels.HISTORY
     return case.window
 
 
@@ -65,17 +68,14 @@ def _value_at(case, j: int) -> int | None:
     """The value the mask is tested against at span position ``j``, from the family's reference kernel
     with an all-ones mask (None if that stops early, on a zero value). The windowed families test
     before they roll: position j holds the state after j rolls (spec 03 §5)."""
-    from conformance import families
-    fam = families.FAMILIES[case.family]
     windowed = case.family in ("buzhash64", "buzhash")
     steps = j if windowed else j + 1
     ones = (1 << _word(case.family)) - 1
-    pos, state = fam.run(case._replace(data=case.data[:_span_start(case) + steps], mask=ones), fam.reference)
+    pos, state = reference(case._replace(data=case.data[:_span_start(case) + steps], mask=ones))
     if pos != (j if windowed else -1):
         return None
     if case.family == "aes":
-        from conformance import aes_family
-        return int.from_bytes(aes_family.context(case.key).encrypt(state)[:8], "little")
+        return int.from_bytes(aes_kernels.context(case.key).encrypt(state)[:8], "little")
     return state
 
 
@@ -98,8 +98,6 @@ def _planting_state(case, j: int, word: int, target: int = 0) -> int | None:
 
 
 def _planted(family: str, rng: random.Random, keys: list, make) -> list:
-    from conformance import families
-    fam = families.FAMILIES[family]
     word = _word(family)
     out = []
     for bits in PLANTED_BITS[word]:
@@ -112,22 +110,21 @@ def _planted(family: str, rng: random.Random, keys: list, make) -> list:
                         word - bin(value).count("1") < bits:
                     continue
                 case = case._replace(mask=sparse_mask(rng, bits, word, value))
-                if fam.run(case, fam.reference)[0] == j:
+                if reference(case)[0] == j:
                     out.append(case)
                     break
     if family == "aes":
         return out
-    from conformance.families import mask_of
     for width in WIDE_BITS:
         mask = mask_of(width, family == "fastcdc") & ((1 << word) - 1) or (1 << word) - 1
         for j in PLANTED_POSITIONS:
             if family == "fastcdc" and j + 1 > 64 - width:
                 continue            # the state reaches only the bits above j
-            out += _state_planted(fam, "mask-wide-planted", rng, keys, make, mask, j, word, lambda: 0)
+            out += _state_planted("mask-wide-planted", rng, keys, make, mask, j, word, lambda: 0)
     return out
 
 
-def _state_planted(fam, group: str, rng: random.Random, keys: list, make, mask: int, j: int, word: int,
+def _state_planted(group: str, rng: random.Random, keys: list, make, mask: int, j: int, word: int,
                    target) -> list:
     """[case] of ``group`` with ``mask`` whose hash at span position ``j`` is ``target()`` (a fresh
     value per try) through its start state, so the reference kernel's first hit is at ``j``;
@@ -139,7 +136,7 @@ def _state_planted(fam, group: str, rng: random.Random, keys: list, make, mask: 
         if state is None:
             continue
         case = case._replace(state=state)
-        if fam.run(case, fam.reference)[0] == j:
+        if reference(case)[0] == j:
             return [case]
     return []
 
@@ -151,22 +148,19 @@ def _lane_limits(family: str, rng: random.Random, keys: list, make) -> list:
     ``H <= ~(mask << shift)`` (neon) or ``H & (mask << shift) == 0`` taken with another lane's
     shift then rejects the hit while the other lanes of the block are no candidates either; the
     planted hashes of the other groups are 0 above the mask or have a high mask, which hides it."""
-    from conformance import families
-    from conformance.families import mask_of
-    fam = families.FAMILIES[family]
     out = []
     for drop in LIMIT_DROPS:
         for width in LIMIT_BITS:
             mask = mask_of(width, True) >> drop
             for j in range(8, 24):
-                out += _state_planted(fam, "mask-lane-limits", rng, keys, make, mask, j, 64,
+                out += _state_planted("mask-lane-limits", rng, keys, make, mask, j, 64,
                                       lambda: (rng.getrandbits(64) | 1 << 63) & ~mask)
     return out
 
 
 def cases(family: str, seed: int, make) -> list:
     """The sparse, planted and wide-planted mask cases of ``family`` (``make`` as in
-    families._common_cases)."""
+    common.common_cases)."""
     rng = random.Random(f"masks/{family}/{seed}")
     keys = ["Z", "KS", f"R{seed}"]
     out = []

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import random
 
+from conformance.cases.kernels import reference, table
+from conformance.cases.scan import ScanCase, mask_of, seed_of
 
 CHAINS = 4
 """Segments per round (the K of every ``seg4`` kernel)."""
@@ -68,10 +70,9 @@ def threshold_spans(family: str, window: int = 0) -> list[int]:
 
 def _window_state(family: str, key: str, window: bytes) -> int:
     """The true hash of ``window`` (so planted spans start with an exact state)."""
-    from conformance.families import key_bytes, seed_of, _table
     if family == "buzhash64":
         from chunkers.buzhash64 import window_hash
-        return window_hash(_table("buzhash64", key), window)
+        return window_hash(table("buzhash64", key), window)
     from chunkers.buzhash import window_hash
     return window_hash(seed_of(key), window)
 
@@ -81,8 +82,7 @@ class _Planter:
     are planted so that the reference kernel's first hit lands on a chosen step."""
 
     def __init__(self, family: str, rng: random.Random, key: str, n: int, window: int):
-        from conformance.families import FAMILIES, mask_of
-        self.family, self.fam, self.rng = family, FAMILIES[family], rng
+        self.family, self.rng = family, rng
         self.key, self.n, self.window = key, n, window
         self.mask = mask_of(PLANT_WIDTH, family == "fastcdc")
         self.state = rng.getrandbits(64)
@@ -96,7 +96,6 @@ class _Planter:
         raise RuntimeError(f"{family}: no filler byte avoids the mask")  # pragma: no cover
 
     def case(self, group: str):
-        from conformance.families import ScanCase
         data = bytes(self.buf)
         if not self.window:
             return ScanCase(self.family, group, self.key, data, 0, self.state, self.mask)
@@ -105,7 +104,7 @@ class _Planter:
 
     def first_hit(self) -> int:
         """The reference's first hit step (n: none)."""
-        pos = self.fam.run(self.case("plant"), self.fam.reference)[0]
+        pos = reference(self.case("plant"))[0]
         return self.n if pos < 0 else pos
 
     def plant(self, step: int, tries: int = 2000) -> bool:
@@ -124,22 +123,20 @@ class _Planter:
 
     def _hits_first_at(self, step: int) -> bool:
         """Is ``step`` the reference's first hit among steps step-7 .. step (from exact states)?"""
-        from conformance.families import ScanCase
-        ref = self.fam.reference
         first = max(0, step - 7)
         if not self.window:   # the exact Gear state before ``first``: 64 bytes fed from any state
             warm = max(0, first - 64)
             state = self.state if warm == 0 else 0
             pre = ScanCase(self.family, "plant", self.key, bytes(self.buf[warm:first]), 0, state, (1 << 64) - 1)
-            hit, state = self.fam.run(pre, ref)
+            hit, state = reference(pre)
             if hit >= 0:                          # the state was exactly 0: try other bytes
                 return False
             case = ScanCase(self.family, "plant", self.key, bytes(self.buf[first:step + 1]), 0, state, self.mask)
-            return self.fam.run(case, ref)[0] == step - first
+            return reference(case)[0] == step - first
         data = bytes(self.buf[first:step + 1 + self.window])
         state = _window_state(self.family, self.key, data[:self.window])
         case = ScanCase(self.family, "plant", self.key, data, 0, state, self.mask, self.window)
-        return self.fam.run(case, ref)[0] == step - first
+        return reference(case)[0] == step - first
 
 
 def _planted(family: str, rng: random.Random, key: str, window: int, full: bool) -> list:
@@ -171,7 +168,6 @@ def _planted(family: str, rng: random.Random, key: str, window: int, full: bool)
 
 def cases(family: str, seed: int) -> list:
     """The seg groups of ``family``'s scan catalogue (fastcdc, buzhash64, buzhash) for ``seed``."""
-    from conformance.families import ScanCase, mask_of
     rng = random.Random(seed + 13)
     keys = ["Z", "KS", f"R{seed}"]
     bits = 32 if family == "buzhash" else 64

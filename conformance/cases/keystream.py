@@ -10,7 +10,7 @@ AES rolling steps, for the pytest suite and the main job (issue 12).
   an accepted candidate whose bit 0 was clear before it was forced, and a long run of
   reducible candidates. The stored keys are checked to still hit their boundary by the
   model (:func:`boundary_problems`), then compared table for table / context for
-  context with the model and used as chunk-level keys (conformance.classes).
+  context with the model and used as chunk-level keys (conformance.cases.classes).
 * **Injected key streams**: goldilocks-aes candidates exactly at p, p - 1, p + 1 and
   2**64 - 1, rabin-aes candidates around the forced bit, expanded by our
   ``AESContext.from_stream`` and by the model from the same bytes.
@@ -25,7 +25,8 @@ import functools
 import random
 import struct
 
-from conformance.aes_family import P
+from conformance.cases.aes_kernels import P
+from conformance.cases.scan import key_bytes
 from conformance.engine import Mismatch
 
 BUZHASH64_BOUNDS = (255, 129, 65, 33, 17, 9, 5, 3)
@@ -40,7 +41,8 @@ BOUNDARY_SEEDS = {
                   "n=9:8": 4, "n=5:5": 1, "n=5:4": 12, "n=3:3": 0, "n=3:2": 7},
     "rabin-aes": {"no-rejection": 51, "forced-bit": 0, "long-run": 1},
 }
-"""Target -> seed of the first key ``R<seed>`` that hits it (as ``python -m conformance.keystream`` prints them)."""
+"""Target -> seed of the first key ``R<seed>`` that hits it (as ``python -m conformance.cases.keystream``
+prints them)."""
 
 
 def _recorder(key: bytes):
@@ -112,7 +114,6 @@ def _worth_asking(name: str, key: bytes, missing: set) -> bool:
 def search(name: str, limit: int = 100000) -> dict:
     """Target -> smallest seed whose key ``R<seed>`` hits it, for TARGETS[name] (seeds 0..limit-1).
     RuntimeError if a target is not hit within ``limit`` seeds."""
-    from conformance.families import key_bytes
     hits, wanted = TARGETS[name]
     found = {}
     for seed in range(limit):
@@ -134,7 +135,6 @@ def boundary_keys(family: str) -> tuple:
 
 def boundary_problems() -> list[str]:
     """Stored boundary keys that no longer hit their target by the model (the store is stale)."""
-    from conformance.families import key_bytes
     out = []
     for name, seeds in BOUNDARY_SEEDS.items():
         hits, wanted = TARGETS[name]
@@ -184,7 +184,6 @@ def _context_view(ctx, model: bool) -> tuple:
 def table_mismatches(seed: int) -> list[Mismatch]:
     """buzhash64 tables (spec 03 §2) of ours vs the model: the zero key, a seeded key and the boundary keys."""
     from chunkers.buzhash64 import table
-    from conformance.families import key_bytes
     from conformance.model import buzhash64
     out = []
     for k in ("Z", f"R{seed}") + boundary_keys("buzhash64"):
@@ -197,7 +196,6 @@ def table_mismatches(seed: int) -> list[Mismatch]:
 def context_mismatches(seed: int) -> list[Mismatch]:
     """AES key expansion (spec 06 §2.2) of ours vs the model: (A, UHF material, rejected candidates)
     for the zero key, a seeded key, the boundary keys and the injected streams."""
-    from conformance.families import key_bytes
     rng = random.Random(f"injected/{seed}")
     out = []
     for name in ("rabin-aes", "goldilocks-aes", "toeplitz-aes"):
@@ -219,7 +217,6 @@ EDGE_DIGESTS = (0, 1, (1 << 32) - 1, 1 << 32, P - 2, P - 1, (1 << 63), (1 << 64)
 
 @functools.lru_cache(maxsize=None)
 def _step_contexts(seed: int) -> list:
-    from conformance.families import key_bytes
     out = []
     for name in ("toeplitz-aes", "rabin-aes", "goldilocks-aes"):
         for k in ("Z", "KS", f"R{seed}"):
@@ -261,6 +258,6 @@ def mismatches(family: str, seed: int) -> list[Mismatch]:
     return out
 
 
-if __name__ == "__main__":      # python -m conformance.keystream: search the boundary keys again
+if __name__ == "__main__":      # python -m conformance.cases.keystream: search the boundary keys again
     for chunker in TARGETS:
         print(chunker, search(chunker))

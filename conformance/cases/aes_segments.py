@@ -23,9 +23,9 @@ from __future__ import annotations
 import functools
 import random
 
-from conformance import aes_family
-from conformance.aes_family import HISTORY, digest
-from conformance.families import ScanCase
+from conformance.cases import aes_kernels
+from conformance.cases.aes_kernels import HISTORY, digest
+from conformance.cases.scan import ScanCase
 
 PLANT_MASK = (1 << 20) - 1
 """Mask of planted cases: one position in 2**20 hits, so random filler of a few blocks rarely does."""
@@ -45,7 +45,7 @@ def hit_window(key: str) -> bytes:
     rng = random.Random(key)
     while True:
         buf = rng.randbytes(HISTORY + (8 << 20))
-        r, _ = aes_family.context(key).scan(buf, HISTORY, len(buf) - HISTORY, digest(key, buf[:HISTORY]), PLANT_MASK,
+        r, _ = aes_kernels.context(key).scan(buf, HISTORY, len(buf) - HISTORY, digest(key, buf[:HISTORY]), PLANT_MASK,
                                             "evp")
         if r >= 0:
             return buf[r + 1:r + 1 + HISTORY]          # the window ending at span position r
@@ -53,7 +53,7 @@ def hit_window(key: str) -> bytes:
 
 def _hits(key: str, data: bytes, j: int) -> bool:
     """True if span position j of data (history + span) is a hit under PLANT_MASK."""
-    return aes_family.context(key).scan(data, HISTORY + j, 1, digest(key, data[j:j + HISTORY]), PLANT_MASK,
+    return aes_kernels.context(key).scan(data, HISTORY + j, 1, digest(key, data[j:j + HISTORY]), PLANT_MASK,
                                         "evp")[0] == 0
 
 
@@ -67,7 +67,7 @@ def planted(rng: random.Random, group: str, key: str, n: int, plants: list) -> S
             data[j + 1:j + 1 + HISTORY] = w
         data = bytes(data)
         case = ScanCase("aes", group, key, data, rng.randrange(64), digest(key, data[:HISTORY]), PLANT_MASK)
-        if aes_family.run(case, "evp")[0] == min(plants) and all(_hits(key, data, j) for j in plants):
+        if aes_kernels.run(case, "evp")[0] == min(plants) and all(_hits(key, data, j) for j in plants):
             return case
     raise RuntimeError(f"could not plant {plants} in {n} positions for {key}")
 
@@ -78,7 +78,7 @@ def cases(seed: int) -> list:
     K, L = geometry()
     B = K * L
     out = []
-    for chunker in aes_family.CHUNKERS:
+    for chunker in aes_kernels.CHUNKERS:
         key = f"{chunker}/{rng.choice(('Z', 'KS', 'R1'))}"
         n = 2 * B + 100
         for k in range(K):                      # each segment's edges, in the first and second block
