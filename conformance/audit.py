@@ -8,14 +8,14 @@ pytest plugin and the main job.
   the kernels only this project lists (by name; where the CPU cannot run one,
   both sides still list it).
 * :data:`LEVELS` are the levels a check runs at; the adapter interface
-  (conformance.impls.Implementation) has no scan entry point, so under any
+  (impls.Implementation) has no scan entry point, so under any
   ``--impl`` other than ours the scan level is reported as not available
   (:func:`scan_note`) rather than as zero cases.
 """
 
 from __future__ import annotations
 
-from conformance import impls
+import impls
 from conformance.cases.families import FAMILIES
 
 LEVELS = ("vectors", "chunk", "scan")

@@ -15,11 +15,27 @@ import random
 from typing import Iterable, NamedTuple
 
 from chunkers.params import parse_params
-from conformance import impls, provenance
+import impls
+from impls import provenance
 from conformance.cases.families import FAMILIES
 from conformance.cases.scan import GUARD, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
+from vectors.results import first_cut_difference
 
 _IMPL: impls.Implementation = impls.Ours()
+
+
+def _checked_run(family: str, kernel: str):
+    """``run(case)``: the family's native scan of ``kernel``, or
+    ``"ProvenanceError: "`` + the provenance.wrong_code text (which differs from every real result)
+    if other code ran."""
+    run = FAMILIES[family].run
+
+    def checked(case):
+        provenance.take(family)
+        result = run(case, kernel)
+        text = provenance.wrong_code(family, kernel, provenance.take(family))
+        return f"ProvenanceError: {text}" if text else result
+    return checked
 
 
 class Mismatch(NamedTuple):
@@ -44,7 +60,7 @@ def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase], run=Non
     """
     fam = FAMILIES[family]
     placements = (None,) if run else (None, GUARD)
-    reference, run = provenance.checked_run(family, fam.reference), run or provenance.checked_run(family, kernel)
+    reference, run = _checked_run(family, fam.reference), run or _checked_run(family, kernel)
     out = []
     for i, case in enumerate(cases):       # "case #i": the i-th case of the family's catalogue for the run's seed
         out += _placed_mismatch(f"{family}/{kernel} scan != {fam.reference}", i, case, placements,
@@ -56,7 +72,7 @@ def model_mismatches(family: str, cases: Iterable[ScanCase]) -> list[Mismatch]:
     """Cases (up to MODEL_MAX_SPAN bytes) where the reference kernel differs from the model (run at
     the case's alignment and guarded, as in scan_mismatches)."""
     fam = FAMILIES[family]
-    reference = provenance.checked_run(family, fam.reference)
+    reference = _checked_run(family, fam.reference)
     out = []
     for i, case in enumerate(cases):
         if len(case.data) <= MODEL_MAX_SPAN:
@@ -166,15 +182,6 @@ def bounds_violations(params, sizes: list[int], total: int) -> list[str]:
     if sizes and sizes[-1] > hi:
         problems.append(f"final chunk {sizes[-1]} exceeds {hi}")
     return problems
-
-
-def first_cut_difference(want: list[int], got: list[int]) -> str:
-    """Where two size lists first part: chunk index and byte offset of the cut."""
-    a, b = list(itertools.accumulate(want)), list(itertools.accumulate(got))
-    for i, (x, y) in enumerate(zip(a, b)):
-        if x != y:
-            return f"chunk {i}: cut at offset {x} expected, {y} got"
-    return f"chunk {min(len(a), len(b))}: {len(a)} cuts expected, {len(b)} got"
 
 
 def chunk_mismatch(params, data, want: list[int], *, key: str = "Z", kernel: str | None = None,

@@ -43,7 +43,7 @@ class CellRow(NamedTuple):
 
 def known_kernels(impl, family: str) -> list[str]:
     """The kernel names ``impl`` has for ``family`` on any target: those it lists here and, for an
-    adapter with ``KERNEL_NAMES`` (conformance.impls.Borg), those of its other builds."""
+    adapter with ``KERNEL_NAMES`` (impls.Borg), those of its other builds."""
     inner = getattr(impl, "inner", impl)            # audit.Counting
     names = [k for k, _ in impl.kernels(family)]
     return names + [k for k in getattr(inner, "KERNEL_NAMES", {}).get(family, ()) if k not in names]

@@ -19,12 +19,13 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import audit, emulate, engine, impl_cells, impls, parallel, progress, realfiles, tiers
+from conformance import audit, emulate, engine, impl_cells, parallel, progress, realfiles, tiers
+import impls
 from conformance.cases import catalogue, classes
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.cases.families import FAMILIES
-from conformance.provenance import ProvenanceError
+from impls.provenance import ProvenanceError
 from conformance.proof import kernel_checks, ran_note
 
 MODEL_PREFIX = 1 << 16
@@ -53,7 +54,7 @@ class Cell:
     cuts: int = 0
     seconds: float = 0.0
     mismatches: list = field(default_factory=list)
-    ran: str = ""                   # whose code ran and whether its instructions are its tier's (conformance.provenance)
+    ran: str = ""                   # whose code ran and whether its instructions are its tier's (impls.provenance)
     levels: dict = field(default_factory=dict)     # under --impl: level -> what ran of it (conformance.audit)
 
     @property
@@ -382,7 +383,7 @@ def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, fami
 def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
         impl: str = "ours", allow_missing: bool = False, *, sample: int | None = None,
         max_bytes: int | None = None, jobs: int = 1, fail_fast: bool = False) -> int:
-    """Run the job on implementation ``impl`` (see conformance.impls.get) with progress reports;
+    """Run the job on implementation ``impl`` (see impls.get) with progress reports;
     print the matrix, the skipped files, the other tiers of ours (see conformance.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
     ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes. ``fail_fast``:

@@ -1,7 +1,7 @@
 """Per-kernel proof of the main job: whose code ran, whose instructions, which features gate it.
 
 For each matrix cell of ``ours`` (conformance.job): the provenance of its runs
-(conformance.provenance), the static instruction check of its compiled
+(impls.provenance), the static instruction check of its compiled
 function (conformance.isa) and the feature gating (hiding each CPU feature it
 declares with CHUNKERS_CPU_HIDE makes it refused with the "this CPU does not
 support it" error). The pytest suite runs the same checks
@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 
 from chunkers.registry import HIDE_ENV, NO_CPU, resolve, rows
-from conformance import provenance
+from impls import provenance
 from conformance.engine import Mismatch
-from conformance.impls import _env
+from impls.base import env
 
 
 @functools.lru_cache(maxsize=1)
@@ -40,7 +40,7 @@ def gating_problems(family: str, kernel: str) -> list[str]:
     built, needs = declared(family).get(kernel, (False, ()))
     out = []
     for feature in needs if built else ():
-        with _env(HIDE_ENV, feature):
+        with env(HIDE_ENV, feature):
             try:
                 resolve(family, kernel)
                 out.append(f"{family}/{kernel}: still selectable with {HIDE_ENV}={feature}")

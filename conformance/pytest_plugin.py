@@ -8,7 +8,7 @@ and through the ``pytest11`` entry point once installed, so that
 (the kernel provenance summary).
 
 Options: ``--slow``, ``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
-``module:attribute``, see conformance.impls) and ``--allow-missing``.
+``module:attribute``, see impls) and ``--allow-missing``.
 
 Under ``--impl X`` other than ours:
 
@@ -29,7 +29,9 @@ import sys
 
 import pytest
 
-from conformance import audit, engine, impls
+from conformance import audit, engine
+
+import impls
 
 pytest_plugins = ["conformance.pytest_tiers", "conformance.pytest_provenance"]
 
@@ -44,7 +46,7 @@ def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", help="also run the slow tier (marker 'slow')")
     parser.addoption("--impl", default="ours",
                      help="implementation under test: ours (default), borg, model or module:attribute "
-                          "(see conformance/impls.py)")
+                          "(see impls/)")
     parser.addoption("--allow-missing", action="store_true",
                      help="with --impl: skip every check if the implementation is not available here, "
                           "instead of exit status 2")

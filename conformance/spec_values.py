@@ -11,7 +11,7 @@ import hashlib
 import itertools
 import re
 
-from conformance import inputs
+from vectors import generators
 
 M64 = (1 << 64) - 1
 
@@ -30,25 +30,25 @@ KEYS = {"Z": Z, "Z0": Z, "KZ": Z, "KS": KS, "KA": KA, "KB": KB}
 @functools.lru_cache(maxsize=None)
 def SC():
     """SHA-CTR(1 MiB), label b"borg-spec" (05 §1)."""
-    return inputs.sha_ctr(1 << 20)
+    return generators.sha_ctr(1 << 20)
 
 
 @functools.lru_cache(maxsize=None)
 def SC12M():
     """SHA-CTR(12 MiB) (05 §1)."""
-    return inputs.sha_ctr(12 << 20)
+    return generators.sha_ctr(12 << 20)
 
 
 @functools.lru_cache(maxsize=None)
 def LCG():
     """LCG(100000) (05 §1, 10 §1)."""
-    return inputs.lcg(100000)
+    return generators.lcg(100000)
 
 
 @functools.lru_cache(maxsize=None)
 def AES_SC():
     """SC of spec 10 §1: SHA-256(LE64bytes(i)), 262144 bytes."""
-    return inputs.sha_ctr(262144, label=b"")
+    return generators.sha_ctr(262144, label=b"")
 
 
 def INPUT(name):

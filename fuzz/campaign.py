@@ -217,10 +217,10 @@ except LookupError as e:            # impls.LoadError: the one line
 
 
 def check_impl(name: str, impl: str) -> None:
-    """LookupError (one line) unless target ``name`` can fuzz ``impl``: a name conformance.impls
+    """LookupError (one line) unless target ``name`` can fuzz ``impl``: a name impls
     knows or ``module:attribute``, and a target that goes through the adapter (Target.impl)."""
     try:
-        from conformance.impls import REGISTRY
+        from impls import REGISTRY
         known = list(REGISTRY)
     except ImportError:         # chunkers not importable in this process (the ClusterFuzzLite build)
         known = ["ours", "borg", "model"]
@@ -260,7 +260,7 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
     fuzz/artifacts/NAME/summary.json). Helpers that did not start and failed
     minimizations are in ``Summary.errors``.
 
-    ``impl`` (Target.impl targets): the implementation under test (conformance.impls name or
+    ``impl`` (Target.impl targets): the implementation under test (impls name or
     ``module:attribute``); ``borg`` runs in the instrumented borg venv's interpreter
     (fuzz.build.impl_python), others in this one; our instrumented build is required for
     ``ours`` only (``variant_dir`` also puts it under another implementation's reference).

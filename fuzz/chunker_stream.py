@@ -8,7 +8,7 @@ a read schedule (short reads, an early 0 = EOF, None, an oversized read, an
 OSError). Checked:
 
 * construction raises ValueError / TypeError / OverflowError exactly when
-  the model (conformance.model) or the key / seed / kernel / normal size
+  the model (the model package) or the key / seed / kernel / normal size
   rules say the arguments are invalid, and nothing else escapes (a key is
   ignored by the unkeyed chunkers, a seed by all but legacy buzhash);
 * the streamed chunks equal the whole-buffer chunks of the bytes the reader
@@ -299,7 +299,7 @@ def TestOneInput(raw: bytes) -> None:
         ref = make(params, key, seed, kind.reference, case["normal_size"])
         check(_chunks(ref, data) == whole, f"{name}: chunks differ from kernel {kind.reference!r}")
     if model() is not None and (kind.credential != "key" or key is None or key in KEYS) and len(data) <= MODEL_MAX:
-        from conformance.impls import Model    # caches the AES model's key expansion
+        from impls import Model    # caches the AES model's key expansion
         want = Model().chunk_sizes(params, data, key=key, seed=seed, normal_size=case["normal_size"])
         check([c[0] for c in whole] == want, f"{name}: sizes {[c[0] for c in whole]}, the model {want}")
     check(fd_chunks(chunker, data, case["fd_read_size"]) == whole,
@@ -323,30 +323,30 @@ def TestOneInput(raw: bytes) -> None:
 
 
 def seeds() -> list:
-    from conformance import inputs
+    from vectors import generators
     out = []
     for algo in CHUNKERS:
         base = dict(chunker=algo, chunk_min_exp=6, chunk_max_exp=10, hash_mask_bits=7, hash_window_size=16,
                     seed=-12345, block_size=700, header_size=100, kernel=None)
-        out.append(dict(base, data=inputs.lcg(1000)))
+        out.append(dict(base, data=generators.lcg(1000)))
         for nc in (0, 2):
-            out.append(dict(base, nc_level=nc, data=inputs.sha_ctr(5000)))
+            out.append(dict(base, nc_level=nc, data=generators.sha_ctr(5000)))
             out.append(dict(base, nc_level=nc, reads=3, read_kind="short", read_size=[1, 100, 700],
-                            data=inputs.lcg(3000)))
-        out.append(dict(base, reads=2, read_kind=["short", "eof"], read_size=500, data=inputs.sha_ctr(3000)))
+                            data=generators.lcg(3000)))
+        out.append(dict(base, reads=2, read_kind=["short", "eof"], read_size=500, data=generators.sha_ctr(3000)))
         for ev in ("none", "over", "fault"):
             out.append(dict(base, reads=2, read_kind=["short", ev], read_size=1500, use_read=ev == "over",
-                            data=inputs.sha_ctr(3000)))
+                            data=generators.sha_ctr(3000)))
         out.append(dict(base, chunk_min_exp_is_wild=True, chunk_min_exp_wild=-1, data=b"x"))
         out.append(dict(base, repeat=20, data=bytes(500)))
         for size in (1, 64, 1000):          # fd reads shorter than a chunk, the buffer's slack, its size
-            out.append(dict(base, fd_read_size=size, repeat=8, data=inputs.sha_ctr(8000)))
+            out.append(dict(base, fd_read_size=size, repeat=8, data=generators.sha_ctr(8000)))
         out.append(dict(base, chunk_min_exp=6, chunk_max_exp=7, hash_window_size=63, block_size=1,
-                        header_size=-1, data=inputs.sha_ctr(900)))
+                        header_size=-1, data=generators.sha_ctr(900)))
     for algo in ("rabin-aes", "goldilocks-aes", "toeplitz-aes"):    # the window-size minimum (spec 06 §9.1)
         out.append(dict(chunker=algo, chunk_min_exp=5, chunk_max_exp=10, hash_mask_bits=7, kernel=None, data=b"x"))
         out.append(dict(chunker=algo, chunk_min_exp=6, chunk_max_exp=7, hash_mask_bits=2, kernel="aes-ni",
-                        data=inputs.lcg(700)))
+                        data=generators.lcg(700)))
     out.append(dict(chunker="buzhash", chunk_min_exp=6, chunk_max_exp=10, hash_window_size=16, seed_is_wild=True,
                     seed_wild=1 << 31, kernel="single", data=b"x"))
     out.append(dict(chunker="fixed", block_size=64, header_size=0, normal_size_set=True, normal_size=5, kernel=None,

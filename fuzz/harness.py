@@ -70,7 +70,7 @@ def _memo_table(fn):
 
 @functools.cache
 def model():
-    """The independent reference model ``conformance.model``, or None (with a
+    """The independent reference model ``model``, or None (with a
     message on stderr) when this checkout does not have it.
 
     Its table derivations are pure Python (buzhash64's takes ~16k CSPRNG
@@ -78,9 +78,9 @@ def model():
     harnesses only hand the model a few fixed keys.
     """
     try:
-        import conformance.model as m
+        import model as m
     except ImportError as exc:
-        print(f"fuzz: conformance.model is missing ({exc}); model comparisons are skipped", file=sys.stderr)
+        print(f"fuzz: model is missing ({exc}); model comparisons are skipped", file=sys.stderr)
         return None
     m.fastcdc.gear_table = _memo_table(m.fastcdc.gear_table)
     m.buzhash64.table = _memo_table(m.buzhash64.table)

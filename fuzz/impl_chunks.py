@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzz target: the implementation under test (``--impl``), chunk level, every kernel, differentially.
 
-Goes through the adapter interface (conformance.impls.Implementation), so
+Goes through the adapter interface (impls.Implementation), so
 ``python -m fuzz run impl_chunks --impl X`` fuzzes X: ``ours`` (default),
 ``borg`` (borg.chunkers; the campaign runs it under the instrumented borg of
 ``BORG_SANITIZE=1 ci/borg-reference.sh``), ``model`` or ``module:attribute``.
@@ -25,7 +25,7 @@ Then EVERY kernel of the family the implementation runs here
   zero (spec 01 §8), sizes stay within the bounds (fixed: the header, then
   whole blocks);
 * on inputs up to MODEL_MAX bytes with a fixed key, the reference's sizes
-  equal the pure-Python model's (conformance.impls.Model).
+  equal the pure-Python model's (impls.Model).
 
 Anything the implementation raises is a finding, too. The implementation is
 ``$CHUNKERS_FUZZ_IMPL`` (default ``ours``; the campaign sets it), or the one a
@@ -61,7 +61,7 @@ _IMPL: list = []
 def implementation():
     """The implementation this process fuzzes: set_implementation's, else ``$CHUNKERS_FUZZ_IMPL``."""
     if not _IMPL:
-        from conformance import impls
+        import impls
         _IMPL.append(impls.load(os.environ.get(IMPL_ENV) or "ours"))    # impls.LoadError: one line
     return _IMPL[0]
 
@@ -285,7 +285,7 @@ def run(raw: bytes, impl=None) -> None:
     bounds = size_bounds(kind, ref)
     check_chunks(_describe(case, "ours", kind.reference or "single"), want, data, bounds)
     if model() is not None and len(data) <= MODEL_MAX and (case["key"] is None or case["key"] in KEYS):
-        from conformance.impls import Model
+        from impls import Model
         sizes = Model().chunk_sizes(params, data, key=case["key"], seed=case["seed"],
                                     normal_size=case["normal_size"])
         check([s for s, _ in want] == sizes, lambda: f"{_describe(case, 'ours', kind.reference)}: sizes "
@@ -317,25 +317,25 @@ def TestOneInput(raw: bytes) -> None:
 
 
 def seeds() -> list:
-    from conformance import inputs
+    from vectors import generators
     out = []
     base = dict(chunk_min_exp=6, chunk_max_exp=10, hash_mask_bits=7, hash_window_size=16, nc_level=0,
                 seed=-12345, block_size=700, header_size=100, fixed_key=True)
     for algo in ALGOS:
         b = dict(base, chunker=algo)
-        out.append(dict(b, data=inputs.lcg(1000)))                              # the model compares too
-        out.append(dict(b, nc_level=2, data=inputs.sha_ctr(5000)))
+        out.append(dict(b, data=generators.lcg(1000)))                              # the model compares too
+        out.append(dict(b, nc_level=2, data=generators.sha_ctr(5000)))
         out.append(dict(b, fixed_key=False, key_len=32, key=bytes(range(1, 33)), reads=3, read_size=[1, 100, 700],
-                        data=inputs.lcg(3000)))
-        out.append(dict(b, reads=2, read_size=[1, 7], cycle_reads=True, data=inputs.sha_ctr(2000)))
+                        data=generators.lcg(3000)))
+        out.append(dict(b, reads=2, read_size=[1, 7], cycle_reads=True, data=generators.sha_ctr(2000)))
         out.append(dict(b, key_index=KEYS[2], normal_size_set=True, normal_size=300, repeat=4,
-                        data=inputs.sha_ctr(4000)))
+                        data=generators.sha_ctr(4000)))
         out.append(dict(b, repeat=20, data=bytes(500)))                         # all-zero chunks
-        out.append(dict(b, repeat=16, data=bytes(100) + inputs.lcg(300)))       # zero runs between data
+        out.append(dict(b, repeat=16, data=bytes(100) + generators.lcg(300)))       # zero runs between data
         out.append(dict(b, chunk_min_exp=1 if CHUNKERS[algo].family != "aes" else 6, chunk_max_exp=8, hash_mask_bits=3,
-                        hash_window_size=5, block_size=1, header_size=-1, data=inputs.sha_ctr(600)))
+                        hash_window_size=5, block_size=1, header_size=-1, data=generators.sha_ctr(600)))
     out.append(dict(base, chunker="buzhash64", wide_window=True, hash_window_size=4095, chunk_min_exp=12,
-                    chunk_max_exp=13, data=inputs.sha_ctr(8000), repeat=2))
+                    chunk_max_exp=13, data=generators.sha_ctr(8000), repeat=2))
     return list(dict.fromkeys(script(decode, **v) for v in out))
 
 

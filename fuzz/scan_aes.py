@@ -23,7 +23,7 @@ span ending at the guard page (``n = len(buf) - start``), so it covers:
   1023 from either end (the mask minus the bits of that position's cut
   value).
 
-The model (conformance.model.aes) checks ``evp`` on spans of at most
+The model (model.aes) checks ``evp`` on spans of at most
 MODEL_MAX positions when its context is cheap: the fixed keys (expanded
 once), any goldilocks key or material; not rabin / toeplitz fuzzer keys or
 material (6 to 66 ms of pure-Python table building per case, far more under
@@ -155,42 +155,43 @@ def _model(mod, case):
 
 def _seeds(name: str):
     def seeds():
-        from conformance import inputs
+        from vectors import generators
         out = []
         for n in LENGTHS:
             for bits in (4, 12):
-                out.append(dict(mask_bits=bits, data=inputs.sha_ctr(WINDOW + n)))
+                out.append(dict(mask_bits=bits, data=generators.sha_ctr(WINDOW + n)))
         for bits in (0, 1, 2, 8, 20, 40, 48, 64):
             out.append(dict(mask_bits=bits, state_kind="any", state=0x0123456789ABCDEF, skip=7,
-                            data=inputs.lcg(600)))
-        out.append(dict(mask_kind="any", mask=0xF0F0F0F00000000F, data=inputs.lcg(MAX_SPAN)))
+                            data=generators.lcg(600)))
+        out.append(dict(mask_kind="any", mask=0xF0F0F0F00000000F, data=generators.lcg(MAX_SPAN)))
         # a cut planted at every position of the last two groups and the tail, for every length
         # 8..35 (group starts at 10, 18, 26, 34 positions), and at each lane of the first groups
         for n in range(8, 36):
             for k in range(18):
                 out.append(dict(mask_bits=40, plant=True, plant_from_end=True, plant_pos=k,
-                                data=inputs.sha_ctr(WINDOW + n)))
+                                data=generators.sha_ctr(WINDOW + n)))
         for k in range(18):
-            out.append(dict(mask_bits=40, plant=True, plant_pos=k, data=inputs.sha_ctr(WINDOW + 60)))
+            out.append(dict(mask_bits=40, plant=True, plant_pos=k, data=generators.sha_ctr(WINDOW + 60)))
         # evp batch boundaries: the last position of a batch and the first of the next
         for n, k in ((512, 511), (513, 512), (1030, 511), (1030, 512), (1030, 1023)):
-            out.append(dict(mask_bits=40, plant=True, plant_far=True, plant_far_pos=k, data=inputs.sha_ctr(WINDOW + n)))
+            out.append(dict(mask_bits=40, plant=True, plant_far=True, plant_far_pos=k,
+                            data=generators.sha_ctr(WINDOW + n)))
         for byte in (0x00, 0xFF):
             out.append(dict(mask_bits=6, repeat=64, data=bytes([byte]) * 70))
-        out.append(dict(key_kind="key", key=bytes(range(100, 132)), mask_bits=6, data=inputs.sha_ctr(300)))
+        out.append(dict(key_kind="key", key=bytes(range(100, 132)), mask_bits=6, data=generators.sha_ctr(300)))
         out += _material_seeds(name)
         if name == "goldilocks-aes":
             for state in (0, 1, U64, (1 << 32) - 2):
-                out.append(dict(state_kind="noncanonical", state=state, mask_bits=5, data=inputs.sha_ctr(200)))
+                out.append(dict(state_kind="noncanonical", state=state, mask_bits=5, data=generators.sha_ctr(200)))
                 out.append(dict(state_kind="noncanonical", state=state, mask_bits=40, plant=True,
-                                data=inputs.sha_ctr(WINDOW + 30)))
+                                data=generators.sha_ctr(WINDOW + 30)))
         return out
     return seeds
 
 
 def _material_seeds(name: str) -> list:
-    from conformance import inputs
-    base = dict(key_kind="material", A=bytes(range(16)), mask_bits=5, data=inputs.sha_ctr(400))
+    from vectors import generators
+    base = dict(key_kind="material", A=bytes(range(16)), mask_bits=5, data=generators.sha_ctr(400))
     if name == "goldilocks-aes":
         return [dict(base, special_K=True, K_special=k) for k in SPECIAL_K]
     if name == "rabin-aes":

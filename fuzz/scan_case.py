@@ -32,7 +32,7 @@ class ScanFamily(NamedTuple):
     """One kernel family's scan target.
 
     ``decode(inp) -> case``; ``run(case, kernel) -> result`` (any comparable
-    value); ``model(m, case) -> result`` with ``m`` = conformance.model (only
+    value); ``model(m, case) -> result`` with ``m`` = model (only
     called for spans of at most MODEL_MAX bytes; None: no model check for this
     case); ``span(case)`` the scanned length; ``seeds() -> list of field
     dicts`` (see fuzz.input.Script); ``kernels``: the family's name in the

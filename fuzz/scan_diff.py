@@ -83,13 +83,13 @@ def _fastcdc_model(mod, case):
 
 
 def _fastcdc_seeds():
-    from conformance import inputs
+    from vectors import generators
     out = []
     for n in (0, 1, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 33, 100, 1023, 1024):
-        out.append(dict(mask_kind="high", mask_bits=8, data=inputs.sha_ctr(n)))
+        out.append(dict(mask_kind="high", mask_bits=8, data=generators.sha_ctr(n)))
     for bits in (1, 6, 7, 8, 9, 13, 20, 48, 64):
-        out.append(dict(mask_kind="high", mask_bits=bits, state=0x0123456789ABCDEF, data=inputs.lcg(300)))
-        out.append(dict(mask_kind="low", mask_bits=bits, data=inputs.sha_ctr(200)))
+        out.append(dict(mask_kind="high", mask_bits=bits, state=0x0123456789ABCDEF, data=generators.lcg(300)))
+        out.append(dict(mask_kind="low", mask_bits=bits, data=generators.sha_ctr(200)))
     for byte in (0x00, 0x41, 0xFF):
         out.append(dict(mask_kind="high", mask_bits=8, repeat=40, data=bytes([byte]) * 100))
     # a cut planted at each lane of the first block and at each of the last 16 bytes, for every
@@ -97,9 +97,9 @@ def _fastcdc_seeds():
     for n in range(16, 32):
         for k in range(16):
             out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_from_end=True, plant_pos=k,
-                            data=inputs.sha_ctr(n)))
+                            data=generators.sha_ctr(n)))
     for k in range(8):
-        out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_pos=k, data=inputs.sha_ctr(40)))
+        out.append(dict(mask_kind="high", mask_bits=40, plant=True, plant_pos=k, data=generators.sha_ctr(40)))
     # a zero table entry makes every lane a true hit
     out.append(dict(overrides=1, override_index=0, override_value=0, mask_kind="high", mask_bits=30,
                     offset=5, data=bytes(40)))
@@ -164,25 +164,25 @@ def _buzhash64_model(mod, case):
 
 
 def _buzhash64_seeds():
-    from conformance import inputs
+    from vectors import generators
     out = []
     for w in (1, 2, 63, 64, 65):
         for n in (0, 1, 7, 8, 9, 15, 16, 17, 24, 31, 33, 100):
             out.append(dict(mask_kind="low", mask_bits=6, special_window=True, window=w,
-                            data=inputs.sha_ctr(w + n)))
+                            data=generators.sha_ctr(w + n)))
     for bits in (1, 8, 9, 20, 48, 64):
         out.append(dict(mask_kind="low", mask_bits=bits, special_window=True, window=4095,
-                        data=inputs.lcg(4200)))
-    out.append(dict(mask_kind="low", mask_bits=8, state_kind="match", state=U64, data=inputs.sha_ctr(50)))
+                        data=generators.lcg(4200)))
+    out.append(dict(mask_kind="low", mask_bits=8, state_kind="match", state=U64, data=generators.sha_ctr(50)))
     # a cut planted at each lane of the first block and at each of the last 16 steps, for every
     # span length 16..31 (all block / tail splits of the 8- and 16-step loops)
     for n in range(16, 32):
         for k in range(16):
             out.append(dict(mask_kind="low", mask_bits=40, special_window=True, window=64, plant=True,
-                            plant_from_end=True, plant_pos=k, data=inputs.sha_ctr(64 + n)))
+                            plant_from_end=True, plant_pos=k, data=generators.sha_ctr(64 + n)))
     for k in range(8):
         out.append(dict(mask_kind="low", mask_bits=40, special_window=True, window=3, plant=True, plant_pos=k,
-                        data=inputs.sha_ctr(50)))
+                        data=generators.sha_ctr(50)))
     for byte in (0x00, 0x41, 0xFF):
         out.append(dict(mask_kind="low", mask_bits=8, window_any=64, repeat=30, data=bytes([byte]) * 100))
     return out

@@ -26,7 +26,7 @@ class Target(NamedTuple):
     max_len: int = 4096
     dictionary: str | None = None
     pymalloc: bool = False
-    impl: bool = False      # fuzzes the implementation --impl names (conformance.impls), not only ours
+    impl: bool = False      # fuzzes the implementation --impl names (impls), not only ours
 
 
 TARGETS = {

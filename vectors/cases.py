@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from chunkers.params import parse_params
-from conformance.cases import catalogue
+from impls import Model
+from vectors import grid
 from vectors.inputs import generated, real_file
 
 KEYS = {
@@ -120,7 +121,7 @@ class Shape:
 
 
 def catalogue_input(kind: str, length: int = CATALOGUE_LENGTH) -> dict:
-    """The input object standing for the conformance catalogue kind ``kind`` (catalogue.PATTERNS)."""
+    """The input object standing for the conformance catalogue kind ``kind`` (grid.PATTERNS)."""
     if kind == "random":
         return generated("sha_ctr", length, label="random")
     if kind.startswith("const-"):
@@ -192,7 +193,7 @@ def _catalogue(shape: Shape) -> list:
     """Every catalogue kind under two parameter sets (with nc: two nc levels per kind, each level 0..3
     about equally often)."""
     out = []
-    for j, kind in enumerate(catalogue.PATTERNS):
+    for j, kind in enumerate(grid.PATTERNS):
         if shape.nc:
             lo = max(6, shape.min_floor)
             sets = [(shape.params(lo, 12, 8, nc), f", nc_level {nc}") for nc in (j % 4, (j + 2) % 4)]
@@ -253,7 +254,6 @@ def _search(shape: Shape, params: tuple, normal_size: int, targets: dict, length
     """For each target ((flag, comment) -> wanted length of the first chunk), the first input of a
     seeded random sequence (keys / seeds rotating) whose first chunk has that length by the model,
     as a hex Case."""
-    from conformance.impls import Model
     impl, rng = Model(), random.Random(repr((params, normal_size, length)))
     wanted = {f: t for t, f in targets.items()}
     found = {}
@@ -302,17 +302,16 @@ def _extremes(shape: Shape) -> list:
 
 
 def _nc_range(shape: Shape) -> list:
-    """Every nc_level of the conformance.cases.classes grid (0 up to the largest the rules allow per mask
+    """Every nc_level of the nc grid (vectors.grid; 0 up to the largest the rules allow per mask
     width), automatic and explicit normal size, on SHA-CTR bytes."""
-    from conformance.cases import classes
     if not shape.nc:
         return []
     out = []
-    for bits in classes.NC_MASK_BITS:
-        for nc in range(classes.max_nc(bits) + 1):
-            for ns in (0, classes.NORMAL_SIZES[(bits + nc) % len(classes.NORMAL_SIZES)]):
+    for bits in grid.NC_MASK_BITS:
+        for nc in range(grid.max_nc(bits) + 1):
+            for ns in (0, grid.NORMAL_SIZES[(bits + nc) % len(grid.NORMAL_SIZES)]):
                 out.append(Case(shape.params(max(6, shape.min_floor), 12, bits, nc, w=63),
-                                generated("sha_ctr", classes.NC_LENGTH, label="nc"), ("NcLevelRange",),
+                                generated("sha_ctr", grid.NC_LENGTH, label="nc"), ("NcLevelRange",),
                                 f"mask {bits}, nc_level {nc}, normal_size {ns or 'automatic'}", normal_size=ns,
                                 **shape.credential(len(out))))
     return out
@@ -415,7 +414,7 @@ def _fixed() -> list:
                                                generated("sha_ctr", 7000, label="more data")])
     out.append(Case(("fixed", 65536, 0), holes, ("SpecExample", "AllZeroChunks"),
                     "spec 04 B.3: 5000 data bytes, a 300,000-byte hole, 7000 data bytes"))
-    for kind in catalogue.PATTERNS:
+    for kind in grid.PATTERNS:
         for params in (("fixed", 4096, 123), ("fixed", 64, 0)):
             out.append(Case(params, catalogue_input(kind), (), f"catalogue kind {kind}"))
     for n in (4095, 4096, 4097, 8191, 8192, 8193):

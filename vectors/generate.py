@@ -13,6 +13,7 @@ import json
 import os
 from typing import NamedTuple
 
+from impls import Model, Ours
 from vectors import cases as cases_mod
 from vectors import dumps, load_text, path_of, unreadable, validate
 from vectors.inputs import describe, materialize, stored
@@ -37,7 +38,6 @@ class Disagreement(NamedTuple):
 
 def implementations(family: str, model: bool = True) -> list:
     """(label, implementation, kernel) for every kernel of ours that runs here, then the model."""
-    from conformance.impls import Model, Ours
     ours = Ours()
     out = [(f"ours/{k}", ours, k) for k, why in ours.kernels(family) if why is None]
     return out + ([("model", Model(), None)] if model else [])

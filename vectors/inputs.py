@@ -29,7 +29,7 @@ import hashlib
 import json
 import os
 
-from conformance.inputs import lcg, sha_ctr
+from vectors.generators import lcg, sha_ctr
 
 HEX_MAX = 256
 """Inputs up to this many bytes are stored as hex; longer ones by generator."""
@@ -103,7 +103,7 @@ def materialize(spec: dict) -> bytes:
 
 CACHE_MAX = 1 << 20
 """Inputs up to this many bytes are kept (64 of them); longer ones are made again on each use
-(a constant fill, or a prefix of conformance.inputs' SHA-CTR stream cache): caching the 12, 16 and
+(a constant fill, or a prefix of vectors.generators' SHA-CTR stream cache): caching the 12, 16 and
 20 MiB ones pushed the main job's peak memory over its 300 MB bound (issue 11)."""
 
 

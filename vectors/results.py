@@ -11,9 +11,9 @@ digests concatenated in chunk order (spec 05 §7's "run value").
 from __future__ import annotations
 
 import hashlib
+import itertools
 from typing import NamedTuple
 
-from conformance.engine import first_cut_difference
 
 SIZES_MAX = 64
 DIGESTS_MAX = 8
@@ -76,3 +76,12 @@ def differences(expected: dict, run: Run) -> list[str]:
     elif expected["chunksSha256"] != hashlib.sha256(b"".join(run.digests)).hexdigest():
         out.append("chunksSha256 differs (chunk contents)")
     return out
+
+
+def first_cut_difference(want: list[int], got: list[int]) -> str:
+    """Where two size lists first part: chunk index and byte offset of the cut."""
+    a, b = list(itertools.accumulate(want)), list(itertools.accumulate(got))
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"chunk {i}: cut at offset {x} expected, {y} got"
+    return f"chunk {min(len(a), len(b))}: {len(a)} cuts expected, {len(b)} got"

@@ -88,7 +88,7 @@ typedef struct {
  * The first statement of every kernel function is CK_PROVENANCE(<its symbol>),
  * which records the name of its row: one store of a constant pointer into a
  * per-thread slot, so a registry row that points at another tier's function
- * is seen by the caller (conformance.provenance) even though its output is
+ * is seen by the caller (impls.provenance) even though its output is
  * identical. ck_provenance_take() returns the name recorded in this thread
  * since the last take (NULL if no kernel ran) and clears the slot
  * (provenance.c). In the freestanding emulator image

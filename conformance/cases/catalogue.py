@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 from typing import NamedTuple
 
-from conformance.inputs import lcg, sha_ctr
+from vectors.generators import lcg, sha_ctr
+from vectors.grid import PATTERNS, PERIODS
 
 SPAN_LENGTHS = sorted(
     set(range(0, 81))
@@ -26,9 +27,6 @@ ALIGNMENTS = range(64)
 
 MASK_WIDTHS = list(range(1, 49)) + [6, 7, 8, 9] * 3
 """Mask widths in bits: 1..48, with extra weight on 6..9 (frequent lane candidates and rechecks)."""
-
-PERIODS = (2, 8, 64, 4095, 4096)
-
 
 class Input(NamedTuple):
     """A named deterministic input for chunk-level checks."""
@@ -75,10 +73,6 @@ def pattern(rng: random.Random, kind: str, n: int) -> bytes:
     if kind == "sha-ctr":
         return sha_ctr(n)
     raise ValueError(f"unknown pattern {kind!r}")
-
-
-PATTERNS = ("random", "const-00", "const-41", "const-ff", *(f"periodic-{p}" for p in PERIODS),
-            "high-bytes", "zero-islands", "lcg", "sha-ctr")
 
 
 def corpus(seed: int, size: int = 1 << 20) -> list[Input]:

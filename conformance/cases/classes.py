@@ -5,7 +5,7 @@ the pytest suite (conformance/tests/test_input_classes.py) and the main job.
   nc >= 1`` and ``hash_mask_bits + nc <= 48``) for mask widths 8, 12, 24 and 40, with
   the automatic normal size and an explicit one, for every chunker that has ``nc_level``
   (fastcdc, buzhash64, rabin-aes, goldilocks-aes, toeplitz-aes). Expected sizes come
-  from the pure-Python model (conformance.model), never from a kernel.
+  from the pure-Python model (the model package), never from a kernel.
 * **all-zero classification** (spec 01 §8): a single non-zero byte at every offset of
   short inputs, and periodic inputs with one non-zero byte per period, cut by every
   family; each chunk's "all zero" flag (data None) is checked against the bytes
@@ -27,17 +27,7 @@ from conformance.cases import keystream
 from conformance.cases.families import FAMILIES
 from conformance.cases.scan import aligned
 from conformance.engine import Mismatch
-
-NC_MASK_BITS = (8, 12, 24, 40)
-"""Mask widths of the nc grid: 8 and 12 put the automatic normal size inside 64..4096 bytes;
-24 allows the largest nc_level of all (23); 40 puts the strict mask at the 48-bit limit."""
-
-NORMAL_SIZES = (65, 100, 1000, 2049, 4095, 4096, 5000, 1 << 63)
-"""Explicit normal sizes (bytes) of the nc grid, one per level in rotation: just past min, inside
-the size range, at and past max (loose mask never used) and far out of range."""
-
-NC_LENGTH = 4500
-"""Input bytes per nc case: one chunk past the 4096-byte max at least, a few at most."""
+from vectors.grid import NC_LENGTH, NC_MASK_BITS, NORMAL_SIZES, max_nc
 
 ZERO_PARAMS = {
     "fastcdc": [("fastcdc", 12, 14, 13, 0), ("fastcdc", 6, 12, 8, 2)],
@@ -78,11 +68,6 @@ class ClassCase(NamedTuple):
                 if nz is not None else f"{len(self.data)} bytes {self.data[:24].hex()}...")
         return (f"[{self.group}] params={self.params} key={self.key} normal_size={self.normal_size} "
                 f"align={self.align} {'stream' if self.stream else 'memory'} input={what}")
-
-
-def max_nc(mask_bits: int) -> int:
-    """The largest nc_level the rules allow for ``mask_bits`` (spec 01 §4.1)."""
-    return min(mask_bits - 1, 48 - mask_bits)
 
 
 def _nc_params(chunker: str, bits: int, nc: int) -> tuple:

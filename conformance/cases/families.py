@@ -18,6 +18,7 @@ from conformance.cases import aes_family, segments
 from conformance.cases.common import common_cases, lane_cases
 from conformance.cases.kernels import KERNELS
 from conformance.cases.scan import ScanCase, mask_of
+from impls.families import FAMILY_CHUNKERS
 
 
 @dataclass
@@ -83,31 +84,23 @@ def _buzhash_cases(seed: int) -> list:
 FAMILIES: dict[str, Family] = {
     "fastcdc": Family("fastcdc", *_scan("fastcdc", _fastcdc_cases),
                       ["fastcdc,6,12,8,0", "fastcdc,6,12,8,1", "fastcdc,6,12,8,2", "fastcdc,6,12,8,3",
-                       "fastcdc,10,16,12,2", "fastcdc,19,23,21,2"], ("fastcdc",)),
+                       "fastcdc,10,16,12,2", "fastcdc,19,23,21,2"], FAMILY_CHUNKERS["fastcdc"]),
     "buzhash64": Family("buzhash64", *_scan("buzhash64", _buzhash64_cases),
                         ["buzhash64,6,12,8,64,0", "buzhash64,6,12,8,63,1", "buzhash64,6,12,8,63,2",
                          "buzhash64,6,12,8,65,3", "buzhash64,10,16,12,4095,2", "buzhash64,19,23,21,4095,2"],
-                        ("buzhash64",)),
+                        FAMILY_CHUNKERS["buzhash64"]),
     "buzhash": Family("buzhash", *_scan("buzhash", _buzhash_cases),
                       ["buzhash,6,12,8,65", "buzhash,6,12,8,63", ("buzhash", 6, 12, 4, 1), "buzhash,10,16,12,4095",
-                       "buzhash,19,23,21,4095"], ("buzhash",)),
+                       "buzhash,19,23,21,4095"], FAMILY_CHUNKERS["buzhash"]),
     "fixed": Family("fixed", "single", None, None, None,
-                    ["fixed,64", "fixed,4096,123", "fixed,1000,-5", "fixed,65536,100000"], ("fixed",)),
+                    ["fixed,64", "fixed,4096,123", "fixed,1000,-5", "fixed,65536,100000"], FAMILY_CHUNKERS["fixed"]),
     "aes": Family("aes", *_scan("aes", aes_family.cases),
                   ["toeplitz-aes,6,12,8,0", "rabin-aes,6,12,8,1", "goldilocks-aes,6,12,8,2", "toeplitz-aes,6,12,8,3",
                    "rabin-aes,10,16,12,2", "goldilocks-aes,19,23,21,2"],
-                  ("toeplitz-aes", "rabin-aes", "goldilocks-aes")),
+                  FAMILY_CHUNKERS["aes"]),
 }
 
 
 def scan_families() -> list[str]:
     """The families with scan-level checks (a scan entry point and a model scan)."""
     return [name for name, fam in FAMILIES.items() if fam.cases]
-
-
-def family_of(chunker: str) -> str:
-    """The family whose kernels run the chunker called ``chunker`` (e.g. ``rabin-aes``); ValueError if none."""
-    for name, fam in FAMILIES.items():
-        if chunker in fam.chunkers:
-            return name
-    raise ValueError(f"no conformance family runs the chunker {chunker!r}")

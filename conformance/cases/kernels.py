@@ -34,10 +34,10 @@ def table(kind: str, key: str):
             from chunkers.buzhash64 import table as buzhash64_table
             _TABLES[kind, key] = buzhash64_table(key_bytes(key))
         elif kind == "model-fastcdc":
-            from conformance.model import fastcdc
+            from model import fastcdc
             _TABLES[kind, key] = fastcdc.gear_table(key_bytes(key))
         else:
-            from conformance.model import buzhash64
+            from model import buzhash64
             _TABLES[kind, key] = buzhash64.table(key_bytes(key))
     return _TABLES[kind, key]
 
@@ -48,7 +48,7 @@ def fastcdc_run(case: ScanCase, kernel: str) -> tuple:
 
 
 def fastcdc_model(case: ScanCase) -> tuple:
-    from conformance.model import fastcdc
+    from model import fastcdc
     return fastcdc.scan(table("model-fastcdc", case.key), case.data, case.state, case.mask)
 
 
@@ -59,7 +59,7 @@ def buzhash64_run(case: ScanCase, kernel: str) -> tuple:
 
 
 def buzhash64_model(case: ScanCase) -> tuple:
-    from conformance.model import buzhash64
+    from model import buzhash64
     t = table("model-buzhash64", case.key)
     return buzhash64.scan(t, buzhash64.rotated(t, case.window), case.data, case.window, case.state, case.mask)
 
@@ -70,7 +70,7 @@ def buzhash_run(case: ScanCase, kernel: str) -> tuple:
 
 
 def buzhash_model(case: ScanCase) -> tuple:
-    from conformance.model import buzhash
+    from model import buzhash
     t = buzhash.table(seed_of(case.key))
     return buzhash.scan(t, buzhash.rotated(t, case.window), case.data, case.window, case.state, case.mask)
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from conformance import impls
+import impls
 from conformance.cases.families import FAMILIES
 
 

@@ -9,8 +9,8 @@
   pytest and the main job must fail naming exactly that kernel.
 """
 
-from conformance import impls
-from conformance.cases.families import family_of
+import impls
+from impls.families import family_of
 
 FAMILY, KERNEL = "fastcdc", "blockwise"
 """The corrupted kernel of OneCutMoved (blockwise: it runs on every CPU and is not the default)."""

@@ -16,9 +16,9 @@ from chunkers import aes as caes
 from conformance import engine
 from conformance.cases import aes_family, aes_kernels
 from conformance.cases.families import FAMILIES
-from conformance.model import aes as maes
-from conformance.model import csprng, gf2
-from conformance.model.goldilocks import P
+from model import aes as maes
+from model import csprng, gf2
+from model.goldilocks import P
 from conformance.spec_values import (AES_SC, SPEC_10_EDGE, SPEC_10_POSITIONS, SPEC_10_RAW, SPEC_10_WINDOWS, hexval, ints,
                                      md_rows)
 from conformance.spec_values import KEYS as SPEC_KEYS

@@ -19,8 +19,8 @@ import chunkers
 from chunkers import buzhash, cli
 from chunkers.params import ParamsError, parse_params
 from conformance import spec_values as spec
-from conformance.inputs import sha_ctr
-from conformance.model import buzhash as model_buzhash
+from vectors.generators import sha_ctr
+from model import buzhash as model_buzhash
 from conformance.tests.test_chunks import ChunkedReader
 from conformance.tests.test_model_spec import _windowed_grid
 

@@ -226,7 +226,7 @@ def test_reassembly_and_bounds(family_kernel):
 def test_default_params_12mib(family_kernel):
     """The default-sized parameters on 12 MiB: the 8 MiB buffer, forced cuts and EOF, against the model."""
     family, kernel = family_kernel
-    from conformance.inputs import sha_ctr
+    from vectors.generators import sha_ctr
     data = sha_ctr(12 << 20)
     params = FAMILIES[family].chunk_params[-1]
     m = chunk_mismatch(params, data, model_sizes(params, data), kernel=kernel, source="SHA-CTR(12 MiB)")

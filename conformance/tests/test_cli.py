@@ -10,7 +10,7 @@ import pytest
 
 import chunkers
 from chunkers.cli import main
-from conformance.inputs import sha_ctr
+from vectors.generators import sha_ctr
 from conformance.spec_values import SPEC_05_FASTCDC, cuts_of, ints, md_rows
 
 

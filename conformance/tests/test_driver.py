@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import chunkers
-from conformance.inputs import sha_ctr
+from vectors.generators import sha_ctr
 
 KEY = bytes(32)
 

@@ -10,7 +10,8 @@ import sys
 import pytest
 
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import impl_cells, impls
+from conformance import impl_cells
+import impls
 from conformance.job import Cell
 from conformance.tests.test_impls import ROOT, STUB, stub_borg  # noqa: F401  (the fixture)
 from conformance.tiers import BIG_ENDIAN

@@ -1,4 +1,4 @@
-"""The implementation adapters (conformance.impls) and ``--impl``: the borg
+"""The implementation adapters (impls) and ``--impl``: the borg
 adapter against a stand-in ``borg.chunkers`` built on our chunkers
 (stub_borg/), deliberately faulty stand-ins that the vectors must catch, an
 error (exit 2) when borg is absent unless --allow-missing asks for a skip, and
@@ -12,8 +12,9 @@ import sys
 import pytest
 
 import vectors
-from conformance import impls
-from conformance.cases.families import FAMILIES, family_of
+import impls
+from conformance.cases.families import FAMILIES
+from impls.families import family_of
 from conformance.tests.params import kernel_params
 from vectors.generate import run_document
 
@@ -106,7 +107,7 @@ def test_the_key_fault_with_its_key(stub_borg, monkeypatch):
     """``key`` moves the last cut of rabin-aes for keys starting 5a a5 only."""
     import io
     monkeypatch.setenv("BORG_STUB_FAULT", "key")
-    from conformance.inputs import lcg
+    from vectors.generators import lcg
     data = lcg(1 << 16)
     for key, differs in ((b"\x5a\xa5" + bytes(30), True), (b"\x5a\xa4" + bytes(30), False)):
         kw = dict(key=key, seed=0, kernel="evp")

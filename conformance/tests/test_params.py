@@ -152,7 +152,7 @@ def test_out_of_range_ints_are_rejected(bad):
 
 
 def test_normal_size_ignored_with_nc0_05_8():
-    from conformance.inputs import sha_ctr
+    from vectors.generators import sha_ctr
     data = sha_ctr(1 << 18)
     a = chunkers.FastCDC(KEY, 8, 12, 10, 0).chunk_sizes(data)
     assert chunkers.FastCDC(KEY, 8, 12, 10, 0, normal_size=999).chunk_sizes(data) == a

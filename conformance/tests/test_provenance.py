@@ -12,7 +12,8 @@ import pytest
 
 import chunkers
 from chunkers.registry import HIDE_ENV, NO_CPU
-from conformance import emulate, isa, proof, provenance
+from conformance import emulate, isa, proof
+from impls import provenance
 from conformance.cases.families import FAMILIES
 from conformance.tests.params import kernel_params
 

@@ -11,7 +11,7 @@ import pytest
 
 import chunkers
 from chunkers.driver import READ_AHEAD_MIN, READ_SIZE
-from conformance.inputs import sha_ctr
+from vectors.generators import sha_ctr
 
 KEY = bytes(32)
 PARAMS = [(6, 10, 8, 0), (10, 16, 12, 2), (16, 21, 18, 1)]

@@ -14,10 +14,10 @@ import pytest
 import chunkers.aes
 import chunkers.buzhash64
 import chunkers.fastcdc
-from conformance import inputs
+from vectors import generators
 
 KEY = bytes(range(32))
-DATA = inputs.sha_ctr(200)                  # seeded: the SHA-CTR stream of spec 00
+DATA = generators.sha_ctr(200)                  # seeded: the SHA-CTR stream of spec 00
 MASK = (1 << 5) - 1                         # a hit within a few dozen bytes, so r >= 0 is exercised
 
 pytestmark = pytest.mark.ours_only          # our scan entry points called directly

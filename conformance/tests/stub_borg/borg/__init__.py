@@ -1,1 +1,1 @@
-"""A stand-in for BorgBackup, for testing the borg adapter (conformance.impls.Borg) where borg is absent."""
+"""A stand-in for BorgBackup, for testing the borg adapter (impls.Borg) where borg is absent."""

@@ -8,7 +8,7 @@ of its extension; the scan entry points expose it as ``last_kernel()`` of the
 family's module, a chunker as ``ran_kernel``, the emulator image as the
 symbol ``ck_ran``. This module compares that record with the kernel that was
 asked for, for the scan comparisons (conformance.engine), the chunk-level runs
-and golden vectors of ``ours`` (conformance.impls) and the emulated runs
+and golden vectors of ``ours`` (impls) and the emulated runs
 (conformance.emulate.bind); conformance.isa checks the instructions.
 """
 
@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import collections
 import importlib
-
-from conformance.cases.families import FAMILIES
 
 MODULES = {"fastcdc": "chunkers.fastcdc", "buzhash64": "chunkers.buzhash64", "buzhash": "chunkers.buzhash",
            "aes": "chunkers.aes"}
@@ -56,20 +54,6 @@ def take(family: str) -> str | None:
     (None if none ran, or the family has no kernels); clears it."""
     module = MODULES.get(family)
     return importlib.import_module(module).last_kernel() if module else None
-
-
-def checked_run(family: str, kernel: str):
-    """``run(case)`` for conformance.engine: the family's native scan of ``kernel``, or
-    ``"ProvenanceError: "`` + the :func:`wrong_code` text (which differs from every real result)
-    if other code ran."""
-    run = FAMILIES[family].run
-
-    def checked(case):
-        take(family)
-        result = run(case, kernel)
-        text = wrong_code(family, kernel, take(family))
-        return f"ProvenanceError: {text}" if text else result
-    return checked
 
 
 def check_chunker(family: str, asked: str | None, chunker) -> None:
