@@ -6,7 +6,7 @@ reason from chunkers.kernels() (so ``pytest -rs`` shows what was not
 covered). Tests that take ``scan_family`` run once per scan family.
 
 ``--slow``, ``--impl NAME`` and ``--allow-missing`` are registered, and the
-implementation under test is set, by the plugin conformance.pytest_plugin.
+implementation under test is set, by the plugin conformance.plugin.
 ``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
 ``module:attribute``, see impls) runs the vectors and the
 chunk-level checks against that implementation's kernels: only the tests

@@ -1,4 +1,4 @@
-"""fuzz/ under ``--impl X`` (the plugin conformance.pytest_plugin, loaded repo-wide by pyproject's
+"""fuzz/ under ``--impl X`` (the plugin conformance.plugin, loaded repo-wide by pyproject's
 addopts): the tests that take the ``impl`` fixture replay their target's seeds and regressions
 against X (fuzz/tests/test_replay.py: impl_chunks, the targets with Target.impl); every other test
 here checks this project's harnesses, builds and campaigns and is skipped under an implementation

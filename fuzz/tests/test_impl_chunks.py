@@ -162,7 +162,7 @@ def test_pytest_impl_reaches_fuzz_tests(impl_name, env, outcome):
     """pytest's --impl (the plugin of pyproject's addopts) reaches fuzz/tests: the impl_chunks
     replays run against the implementation, everything else in fuzz/ is skipped."""
     r = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "fuzz/tests/test_replay.py",
-                        "--impl", impl_name, "-o", "addopts=-p conformance.pytest_plugin"], cwd=ROOT,
+                        "--impl", impl_name, "-o", "addopts=-p conformance.plugin"], cwd=ROOT,
                        capture_output=True, text=True, env={**os.environ, "BORG_STUB_FAULT": "", **env}, timeout=300)
     tail = r.stdout.strip().splitlines()[-1]
     assert f" {outcome}" in tail and "skipped" in tail, r.stdout[-3000:]

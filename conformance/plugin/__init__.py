@@ -1,10 +1,10 @@
 """pytest plugin of the conformance suite: its options and what ``--impl`` checked.
 
-Loaded by ``-p conformance.pytest_plugin`` in a checkout (pyproject's addopts)
+Loaded by ``-p conformance.plugin`` in a checkout (pyproject's addopts)
 and through the ``pytest11`` entry point once installed, so that
 ``pytest --pyargs conformance --impl borg`` runs the suite from any directory
-(README "Checking your implementation"). It also loads conformance.pytest_tiers
-(``--tiers`` and the kernel-tier summary) and conformance.pytest_provenance
+(README "Checking your implementation"). It also loads conformance.plugin.tiers
+(``--tiers`` and the kernel-tier summary) and conformance.plugin.provenance
 (the kernel provenance summary).
 
 Options: ``--slow``, ``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
@@ -33,7 +33,7 @@ from conformance import audit, engine
 
 import impls
 
-pytest_plugins = ["conformance.pytest_tiers", "conformance.pytest_provenance"]
+pytest_plugins = ["conformance.plugin.tiers", "conformance.plugin.provenance"]
 
 USAGE_ERROR = 2
 """Exit status for an --impl that cannot load (as the main job's)."""
