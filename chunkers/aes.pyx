@@ -286,7 +286,7 @@ cdef class AESContext:
         then ``kind``), with the OpenSSL context pointer zeroed (no hardware kernel touches it).
 
         For handing the same key material to a freestanding build of a kernel, e.g. in the bochscpu
-        runner (conformance.emulate); the bytes are only meaningful to code built for this ABI.
+        runner (conformance.tools.emulate); the bytes are only meaningful to code built for this ABI.
         """
         self._check_ready()
         raw = bytearray(sizeof(aes_ctx))

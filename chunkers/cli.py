@@ -181,7 +181,7 @@ def cmd_kernels(args) -> int:
     width = max(len(r.kernel) for r in rows)
     for r in rows:
         # without the suite loaded no emulator is registered: say where coverage is reported
-        check = r.coverage if registry.emulators() else "see python -m conformance.tiers"
+        check = r.coverage if registry.emulators() else "see python -m conformance.tools.tiers"
         status = "runs" if r.runs else f"cannot run: {r.reason}; verification: {check}"
         print(f"{r.family:<10} {r.kernel:<{width}} {'default' if r.default else '':<8} {status}")
     return 0

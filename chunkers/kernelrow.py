@@ -27,5 +27,5 @@ class Kernel(NamedTuple):
     built: bool                 # compiled into this build (False for another target's, or an old compiler)
     cpu: tuple                  # CPU feature names (chunkers.cpu_features) it needs at run time
     freestanding: tuple | None  # None: verified natively only; else the kernels whose files its
-                                # freestanding emulator image also needs (conformance.emulate)
+                                # freestanding emulator image also needs (conformance.tools.emulate)
     rank: dict                  # RANKED machine -> its place in the default order (1 first, 0 never)

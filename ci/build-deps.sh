@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Cython and setuptools in the interpreter PYTHON (default .venv/bin/python): the
-# separate build trees (conformance.buildtree) cythonize and compile outside pip's
+# separate build trees (conformance.tools.buildtree) cythonize and compile outside pip's
 # isolated build environment, which is where ci/setup.sh's install got them.
 set -euo pipefail
 py=${PYTHON:-.venv/bin/python}

@@ -10,4 +10,4 @@ if ! command -v clang >/dev/null; then
     $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang >/dev/null
 fi
 ci/build-deps.sh
-exec "$PYTHON" -m conformance.builds --builds "${BUILDS:-gcc-O0,gcc-O2,gcc-O3,clang-O0,clang-O2,clang-O3}" "$@"
+exec "$PYTHON" -m conformance.tools.builds --builds "${BUILDS:-gcc-O0,gcc-O2,gcc-O3,clang-O0,clang-O2,clang-O3}" "$@"

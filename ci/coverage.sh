@@ -9,4 +9,4 @@ cd "$(dirname "$0")/.."
 export PYTHON=${PYTHON:-.venv/bin/python}
 ci/build-deps.sh
 command -v gcov >/dev/null || { echo "ci/coverage.sh: gcov (gcc) not found" >&2; exit 2; }
-exec "$PYTHON" -m conformance.coverage --json build/coverage/coverage.json "$@"
+exec "$PYTHON" -m conformance.tools.coverage --json build/coverage/coverage.json "$@"

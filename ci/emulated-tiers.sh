@@ -29,4 +29,4 @@ if [ ${#need[@]} -gt 0 ]; then
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $(printf '%s\n' "${need[@]}" | sort -u) >/dev/null
 fi
 mkdir -p ci/cross
-exec "${PYTHON:-python3}" -m conformance.tiers --tiers all --strict --json ci/cross/tiers.json "$@"
+exec "${PYTHON:-python3}" -m conformance.tools.tiers --tiers all --strict --json ci/cross/tiers.json "$@"

@@ -1,7 +1,7 @@
 #!/bin/sh
-# The instructions of every compiled kernel are its tier's (conformance.isa): each registry row's
+# The instructions of every compiled kernel are its tier's (conformance.tools.isa): each registry row's
 # function contains its declared ISA and nothing above its declared CPU features. Seconds.
 # (The aarch64 cross build is checked the same way inside ci/cross-aarch64.)
 set -eu
 cd "$(dirname "$0")/.."
-exec "${PYTHON:-.venv/bin/python}" -m conformance.isa
+exec "${PYTHON:-.venv/bin/python}" -m conformance.tools.isa

@@ -29,7 +29,7 @@ from chunkers.params import decimal
 from conformance.cases.families import FAMILIES
 from conformance.job import run
 from conformance.realfiles import check_path
-from conformance.tiers import TIERS
+from conformance.tools.tiers import TIERS
 
 
 def _size(text: str) -> int:
@@ -114,7 +114,7 @@ def main(argv=None) -> int:
                         "instead of exit status 2")
     p.add_argument("--builds", metavar="LIST", help="build matrix: compile the extensions with each build of LIST "
                                                     "(e.g. gcc-O0,gcc-O3,clang-O2) into build/builds/, run the job in "
-                                                    "each, require identical results, report MB/s (conformance.builds)")
+                                                    "each, require identical results, report MB/s (conformance.tools.builds)")
     args = p.parse_args(argv)
     for path in args.paths:
         problem = check_path(path)
@@ -126,7 +126,7 @@ def main(argv=None) -> int:
     if problem:
         p.error(problem)
     if args.builds is not None:        # --builds "" names no build: an error, not the plain job
-        from conformance import builds
+        from conformance.tools import builds
         try:
             builds.parse_builds(args.builds)
         except ValueError as e:

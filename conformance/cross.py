@@ -63,7 +63,7 @@ def main(argv=None) -> int:
                          "the vectors (CI: about half the qemu time)")
     ap.add_argument("--family", action="append", choices=list(FAMILIES), help="only this family (repeatable)")
     ap.add_argument("-x", "--fail-fast", action="store_true",
-                    help="stop at the first failed family x kernel cell (conformance.mutants: minutes per fault "
+                    help="stop at the first failed family x kernel cell (conformance.tools.mutants: minutes per fault "
                          "under qemu instead of a quarter of an hour)")
     ap.add_argument("--impl", default="ours",
                     help="the implementation whose kernels are checked (as python -m conformance --impl: ours, "

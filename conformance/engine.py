@@ -56,7 +56,7 @@ def scan_mismatches(family: str, kernel: str, cases: Iterable[ScanCase], run=Non
     A native kernel runs every case twice: at the case's alignment, and with the span ending
     right before a no-access page (families.GUARD), where a read past the span is a SIGSEGV.
     ``run(case) -> result`` runs ``kernel`` some other way than natively (an emulated kernel,
-    see conformance.emulate.runner, whose input always ends at a guard page).
+    see conformance.tools.emulate.runner, whose input always ends at a guard page).
     """
     fam = FAMILIES[family]
     placements = (None,) if run else (None, GUARD)

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 from chunkers.registry import NATIVE, NOT_COVERED, SINGLE
 from conformance.cases.families import FAMILIES
-from conformance.tiers import ALL_KERNELS, BIG_ENDIAN, PORTABLE, REPO, host_target
+from conformance.tools.tiers import ALL_KERNELS, BIG_ENDIAN, PORTABLE, REPO, host_target
 
 CROSS_ARCHES = ("aarch64", "s390x")
 SCRIPT = REPO / "ci" / "borg-cross.sh"

@@ -19,7 +19,8 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import audit, emulate, engine, impl_cells, parallel, progress, realfiles, tiers
+from conformance import audit, engine, impl_cells, parallel, progress, realfiles
+from conformance.tools import emulate, tiers
 import impls
 from conformance.cases import catalogue, classes
 from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
@@ -384,7 +385,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
         impl: str = "ours", allow_missing: bool = False, *, sample: int | None = None,
         max_bytes: int | None = None, jobs: int = 1, fail_fast: bool = False) -> int:
     """Run the job on implementation ``impl`` (see impls.get) with progress reports;
-    print the matrix, the skipped files, the other tiers of ours (see conformance.tiers.extra_rows)
+    print the matrix, the skipped files, the other tiers of ours (see conformance.tools.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
     ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes. ``fail_fast``:
     stop at the first failed cell (see matrix; the other tiers are then not listed).

@@ -2,7 +2,7 @@
 
 For each matrix cell of ``ours`` (conformance.job): the provenance of its runs
 (impls.provenance), the static instruction check of its compiled
-function (conformance.isa) and the feature gating (hiding each CPU feature it
+function (conformance.tools.isa) and the feature gating (hiding each CPU feature it
 declares with CHUNKERS_CPU_HIDE makes it refused with the "this CPU does not
 support it" error). The pytest suite runs the same checks
 (conformance/tests/test_provenance.py).
@@ -21,9 +21,9 @@ from impls.base import env
 @functools.lru_cache(maxsize=1)
 def isa_problems() -> tuple[dict, str | None]:
     """(family, kernel) -> instruction-rule violations of every compiled kernel
-    (conformance.isa.all_problems), and None; or ({}, why the check cannot run here)."""
+    (conformance.tools.isa.all_problems), and None; or ({}, why the check cannot run here)."""
     try:
-        from conformance import isa
+        from conformance.tools import isa
         return isa.all_problems(), None
     except (ImportError, FileNotFoundError) as e:
         return {}, f"instructions not checked: {e}"

@@ -9,7 +9,7 @@ family's module, a chunker as ``ran_kernel``, the emulator image as the
 symbol ``ck_ran``. This module compares that record with the kernel that was
 asked for, for the scan comparisons (conformance.engine), the chunk-level runs
 and golden vectors of ``ours`` (impls) and the emulated runs
-(conformance.emulate.bind); conformance.isa checks the instructions.
+(conformance.tools.emulate.bind); conformance.tools.isa checks the instructions.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@
  *                 when the target is this build's
  *   cpu           CK_CPU_* bits (cpu.h) it needs at run time
  *   freestanding  NULL: verified natively only; else the x86-64 emulator
- *                 (conformance/emulate) builds it freestanding, with the files
+ *                 (conformance/tools/emulate) builds it freestanding, with the files
  *                 of the kernels named here (space-separated) that it calls
  *   rank_*        its place in the default order on x86-64, aarch64 and any
  *                 other machine: the first runnable of rank 1, 2, ... is the
@@ -30,7 +30,7 @@
 typedef void (*ck_fn)(void);    /* cast back to the family's scan type before calling */
 
 /* One row of a kernel list as compiled. name, fn, cpu and here come first and
- * stay there: conformance.isa reads them out of the compiled extension. */
+ * stay there: conformance.tools.isa reads them out of the compiled extension. */
 typedef struct {
     const char *name;
     ck_fn fn;                   /* NULL: not compiled into this build (here == 0: another target's kernel;
@@ -92,7 +92,7 @@ typedef struct {
  * identical. ck_provenance_take() returns the name recorded in this thread
  * since the last take (NULL if no kernel ran) and clears the slot
  * (provenance.c). In the freestanding emulator image
- * (conformance/emulate/blob.py, one thread) the slot is the plain global
+ * (conformance/tools/emulate/blob.py, one thread) the slot is the plain global
  * ck_ran, read from guest memory; weak because every kernel object of the
  * image defines it. */
 #if defined(__STDC_HOSTED__) && !__STDC_HOSTED__

@@ -35,7 +35,7 @@ SEG_WINDOWS = (1, 64, 4095, 8191)
 the point where the segment length grows with the window (16 * w > ROLL_LEN)."""
 
 CASE_BYTES_MAX = (1 << 20) - 64
-"""Longest case input (bytes, window included): the emulated tiers' input area (conformance.emulate,
+"""Longest case input (bytes, window included): the emulated tiers' input area (conformance.tools.emulate,
 1 MiB) less the alignment offset; longer threshold spans are left out."""
 
 PLANT_WIDTH = 8

@@ -1,5 +1,5 @@
 """pytest plugin of the conformance suite (loaded with ``-p`` from pyproject's addopts):
-the ``--tiers`` option and the kernel-tier summary (conformance.tiers).
+the ``--tiers`` option and the kernel-tier summary (conformance.tools.tiers).
 
 ``--tiers native`` (default) verifies this host's kernels and emulates those it
 cannot run; ``--tiers all`` also emulates the ones it can and runs the qemu-user
@@ -11,7 +11,7 @@ summary is complete under pytest-xdist too.
 
 import pytest
 
-from conformance import tiers
+from conformance.tools import tiers
 
 _ROWS: list = []
 
@@ -30,7 +30,7 @@ def tiers_option(request):
 
 @pytest.fixture
 def record_tier(request):
-    """Call with each conformance.tiers.Tier row the test verified; the summary shows them."""
+    """Call with each conformance.tools.tiers.Tier row the test verified; the summary shows them."""
     return lambda row: request.node.user_properties.append(("tier", tuple(row)))
 
 

@@ -10,7 +10,9 @@ import sys
 
 import pytest
 
-from conformance import cross, engine, tiers
+from conformance import cross, engine
+
+from conformance.tools import tiers
 
 import impls
 from conformance.tests.test_impls import ROOT, stub_borg  # noqa: F401  (the fixture)

@@ -14,7 +14,7 @@ from conformance import impl_cells
 import impls
 from conformance.job import Cell
 from conformance.tests.test_impls import ROOT, STUB, stub_borg  # noqa: F401  (the fixture)
-from conformance.tiers import BIG_ENDIAN
+from conformance.tools.tiers import BIG_ENDIAN
 
 pytestmark = pytest.mark.ours_only
 

@@ -323,7 +323,7 @@ def test_the_model_sees_the_first_real_inputs_only(tmp_path, monkeypatch):
 
 def test_emulated_kernels_keep_progress_lines_coming(monkeypatch):
     """An emulated kernel runs scan cases for minutes without input bytes: each case ticks."""
-    from conformance import emulate
+    from conformance.tools import emulate
     ticks = []
 
     class Tracker(progress.Progress):

@@ -1,5 +1,5 @@
 """The kernel asked for is the code that ran (provenance), its instructions are its tier's
-(conformance.isa), and hiding a feature it declares refuses it (feature gating).
+(conformance.tools.isa), and hiding a feature it declares refuses it (feature gating).
 
 A dispatch fault gives output identical to the reference, so the identity
 checks cannot see it: these tests read what the kernel function itself
@@ -12,7 +12,8 @@ import pytest
 
 import chunkers
 from chunkers.registry import HIDE_ENV, NO_CPU
-from conformance import emulate, isa, proof
+from conformance import proof
+from conformance.tools import emulate, isa
 from impls import provenance
 from conformance.cases.families import FAMILIES
 from conformance.tests.params import kernel_params
@@ -76,7 +77,7 @@ def test_emulated_kernels_without_avx512_state(family, record_provenance):
     # and those that declare it fault (which shows the knob works)
     if emulate.unavailable():
         pytest.skip(emulate.unavailable())
-    from conformance.emulate import bind, machine
+    from conformance.tools.emulate import bind, machine
     case, fam = _case(family), FAMILIES[family]
     m = bind.machine()
     m.xcr0 = machine.XCR0_AVX

@@ -5,7 +5,7 @@ catalogue, and the reference agrees with the pure-Python model."""
 import pytest
 
 from chunkers.registry import NATIVE
-from conformance import tiers
+from conformance.tools import tiers
 from conformance.engine import model_mismatches, scan_mismatches
 from conformance.cases.families import FAMILIES, scan_families
 from conformance.tests.params import kernel_params

@@ -1,7 +1,7 @@
 """The suite-strength tools stay usable: every planted fault of the mutant catalogue
 still applies to the current sources, build names are checked, the coverage
-exclusions parse, runs of the catalogue compare (conformance.mutants, conformance.builds,
-conformance.coverage).
+exclusions parse, runs of the catalogue compare (conformance.tools.mutants, conformance.tools.builds,
+conformance.tools.coverage).
 No builds here: ci/mutants.sh, ci/builds.sh and ci/coverage.sh run those."""
 
 import json
@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from conformance import builds, coverage
-from conformance.buildtree import BuildError
-from conformance.mutants import catalogue, compare
-from conformance.mutants.__main__ import main as mutants_main, table
-from conformance.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, _includers, as_dict,
+from conformance.tools import builds, coverage
+from conformance.tools.buildtree import BuildError
+from conformance.tools.mutants import catalogue, compare
+from conformance.tools.mutants.__main__ import main as mutants_main, table
+from conformance.tools.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, _includers, as_dict,
                                         families_of, main_job_verdict, ordered_test_files, pytest_verdict, same_code,
                                         selection_of)
 
@@ -136,7 +136,7 @@ def test_coverage_exclusions_parse():
 
 def test_every_subpackage_is_installed():
     """`pip install .` ships every package under chunkers/, conformance/ and vectors/: a missing
-    one (conformance.mutants was) breaks `pytest --pyargs conformance` at collection."""
+    one (conformance.tools.mutants was) breaks `pytest --pyargs conformance` at collection."""
     import tomllib
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(REPO).parts)

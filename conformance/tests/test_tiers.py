@@ -1,7 +1,7 @@
 """Kernel tiers this CPU cannot run, verified in emulators, and the coverage report.
 
 x86-64 kernels run in bochscpu from a freestanding build of their own source
-(conformance.emulate); aarch64 and big-endian s390x builds run under
+(conformance.tools.emulate); aarch64 and big-endian s390x builds run under
 qemu-user (ci/cross-run, with --tiers all). Each verified tier is compared
 with the reference kernel over the scan catalogue (conformance.cases.families,
 spec 02 §5.6, 03 §7.4, 06 §8.6).
@@ -14,7 +14,7 @@ import pytest
 
 import chunkers
 from chunkers.registry import HIDE_ENV, NATIVE, NOT_COVERED, why_not
-from conformance import emulate, tiers
+from conformance.tools import emulate, tiers
 from conformance.cases.families import FAMILIES
 
 EMULATED = [(f, k) for f, kernels in emulate.FREESTANDING.items() for k in kernels]
@@ -55,8 +55,8 @@ def test_emulator_agrees_with_this_cpu(family, kernel, tiers_option):
 @needs_emulator
 def test_emulator_faults_on_read_past_the_input():
     """The input ends at an unmapped page: a kernel told to read one byte more traps."""
-    from conformance.emulate.bind import machine as the_machine
-    from conformance.emulate.machine import ARGS, EmulatorFault
+    from conformance.tools.emulate.bind import machine as the_machine
+    from conformance.tools.emulate.machine import ARGS, EmulatorFault
     machine = the_machine()
     machine.write(ARGS, struct.pack("<257Q", *[1] * 256, 0))   # gear all 1: fp is never 0, no hit
     p = machine.put_input(bytes(40))

@@ -1,9 +1,9 @@
 """Line and branch coverage of the C kernels under the default test tier (ci/coverage.sh).
 
-    python -m conformance.coverage [--pytest-args ARGS] [--json FILE] [--no-run]
+    python -m conformance.tools.coverage [--pytest-args ARGS] [--json FILE] [--no-run]
 
 Builds the extensions with ``gcc --coverage -O0`` into build/coverage
-(conformance.buildtree; the in-place build is untouched), runs the default
+(conformance.tools.buildtree; the in-place build is untouched), runs the default
 pytest tier against that build, reads gcov's JSON for every object, merges
 the counts per source line (a header line counts as covered when any object
 that inlines it covered it) and prints per C file under chunkers/csrc: lines,
@@ -28,7 +28,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from chunkers.clihelp import ArgumentParser
-from conformance.buildtree import REPO, Tree
+from conformance.tools.buildtree import REPO, Tree
 
 BAR = 0.95
 EXCLUSIONS = REPO / "ci" / "coverage-exclusions.txt"
@@ -144,7 +144,7 @@ def print_rows(rows, problems) -> None:
 
 
 def main(argv=None) -> int:
-    ap = ArgumentParser(prog="python -m conformance.coverage", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="python -m conformance.tools.coverage", description=__doc__.splitlines()[0])
     ap.add_argument("--root", default=str(REPO / "build" / "coverage"), help="build tree (default build/coverage)")
     ap.add_argument("--pytest-args", default="-n 2", help="pytest arguments (default '-n 2')")
     ap.add_argument("--no-run", action="store_true", help="report the counts of an earlier run")
@@ -165,7 +165,7 @@ def main(argv=None) -> int:
         if proc.returncode:
             print(f"the default tier failed under the coverage build (exit {proc.returncode})")
             return 1
-    skip_proc = tree.run("-c", "import json; from conformance.coverage import not_run_here; "
+    skip_proc = tree.run("-c", "import json; from conformance.tools.coverage import not_run_here; "
                                "print(json.dumps(not_run_here()))")
     skip = json.loads(skip_proc.stdout) if skip_proc.returncode == 0 else {}
     rows, problems = report(merge(gcov_files(tree), tree.src), tree.src, exclusions, skip)

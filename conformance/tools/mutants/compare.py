@@ -1,4 +1,4 @@
-"""``python -m conformance.mutants --compare RUN.json ...``: the verdicts of several runs, together.
+"""``python -m conformance.tools.mutants --compare RUN.json ...``: the verdicts of several runs, together.
 
 Issue 12 asks for the whole catalogue killed by both the default tier and the
 main job, **deterministically**: every fault run at least twice, with the same
@@ -23,8 +23,8 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
-from conformance.mutants.catalogue import CATALOGUE
-from conformance.mutants.runner import Verdict
+from conformance.tools.mutants.catalogue import CATALOGUE
+from conformance.tools.mutants.runner import Verdict
 
 
 def load(paths) -> dict:
@@ -38,7 +38,7 @@ def load(paths) -> dict:
                 rows = json.load(f)
             verdicts = [Verdict(**row) for row in rows]
         except (OSError, ValueError, TypeError) as e:
-            raise ValueError(f"{path}: not a verdict file of python -m conformance.mutants --json ({e})") from None
+            raise ValueError(f"{path}: not a verdict file of python -m conformance.tools.mutants --json ({e})") from None
         for v in verdicts:
             if v.id in known:
                 runs[v.id].append(v)

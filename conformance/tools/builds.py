@@ -3,13 +3,13 @@
 borg's own kernel bugs were compiler- and flag-dependent, so one build proves
 little. Each named build (``<compiler>-<optimisation>``, e.g. ``clang-O3``;
 the compiler must be on PATH) is compiled into its own tree under
-build/builds/<name> (conformance.buildtree; the in-place build is untouched),
+build/builds/<name> (conformance.tools.buildtree; the in-place build is untouched),
 and in each
 
 * the main job runs (scan catalogue against the reference kernel, the
   reference against the pure-Python model, chunk runs, golden vectors): every
   build must pass it;
-* the fingerprint (``python -m conformance.builds --fingerprint``) hashes every
+* the fingerprint (``python -m conformance.tools.builds --fingerprint``) hashes every
   kernel's results on the scan catalogue and its cut points on a seeded
   corpus; every build must give the same hashes (bit-identical results, not
   only each build agreeing with itself);
@@ -32,7 +32,7 @@ import sys
 import time
 
 from chunkers.clihelp import ArgumentParser
-from conformance.buildtree import REPO, BuildError, Tree
+from conformance.tools.buildtree import REPO, BuildError, Tree
 
 BUILD_RE = re.compile(r"^(?P<cc>[A-Za-z0-9_.+/-]+?)-(?P<opt>O[0-3sz]|Ofast)$")
 FINGERPRINT_SEED = 1
@@ -115,7 +115,7 @@ def run(builds: str, seed: int = 1, corpus_size: int = 1 << 20, families=None, b
         secs = time.monotonic() - t0
         fam = [a for f in families or () for a in ("--family", f)]
         job = tree.run("-m", "conformance", "--seed", str(seed), "--corpus-size", str(corpus_size), *fam)
-        fp = tree.run("-m", "conformance.builds", "--fingerprint")
+        fp = tree.run("-m", "conformance.tools.builds", "--fingerprint")
         prints[name] = json.loads(fp.stdout) if fp.returncode == 0 else {}
         status[name] = "passed" if job.returncode == 0 and fp.returncode == 0 else "FAILED"
         if status[name] != "passed":
@@ -144,7 +144,7 @@ def run(builds: str, seed: int = 1, corpus_size: int = 1 << 20, families=None, b
 
 
 def main(argv=None) -> int:
-    ap = ArgumentParser(prog="python -m conformance.builds", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="python -m conformance.tools.builds", description=__doc__.splitlines()[0])
     ap.add_argument("--fingerprint", action="store_true", help="print this build's result hashes as JSON")
     ap.add_argument("--builds", default="gcc-O0,gcc-O2,gcc-O3,clang-O0,clang-O2,clang-O3")
     ap.add_argument("--bench-size", type=int, default=16, help="MiB per benchmark run (default 16)")

@@ -1,5 +1,5 @@
 """The mutant catalogue: realistic planted faults in the kernels, the driver, the
-tables and the key schedule, one entry per fault (``python -m conformance.mutants``).
+tables and the key schedule, one entry per fault (``python -m conformance.tools.mutants``).
 
 Each entry is an exact search/replace on one file (``find`` must occur exactly
 once; conformance/tests/test_suite_tools.py checks every entry against the

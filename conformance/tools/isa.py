@@ -39,7 +39,8 @@ from elftools.elf.relocation import RelocationSection
 
 from chunkers.clihelp import ArgumentParser
 
-CHUNKERS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "chunkers")
+CHUNKERS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                        "chunkers")       # the repository root is three levels up
 REGISTRIES = ("fastcdc", "buzhash64", "buzhash", "aes")
 """Extensions (chunkers/<name>.*.so) holding a kernel registry ``<name>_kernels``."""
 
@@ -322,9 +323,9 @@ def all_problems() -> dict[tuple[str, str], list[str]]:
 
 
 def main(argv=None) -> int:
-    """``python -m conformance.isa [EXTENSION ...]``: check the given extensions (default: this
+    """``python -m conformance.tools.isa [EXTENSION ...]``: check the given extensions (default: this
     build's); prints one line per kernel, exit status 1 on any violation."""
-    ap = ArgumentParser(prog="python -m conformance.isa", description=main.__doc__.split(":")[0])
+    ap = ArgumentParser(prog="python -m conformance.tools.isa", description=main.__doc__.split(":")[0])
     ap.add_argument("extensions", nargs="*", help="chunkers/<family>.*.so files (any architecture objdump reads)")
     args = ap.parse_args(argv)
     paths = args.extensions or [extension(f) for f in REGISTRIES]

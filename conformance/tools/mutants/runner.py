@@ -1,7 +1,7 @@
-"""Runs mutants (conformance.mutants.catalogue) one at a time in a separate build tree.
+"""Runs mutants (conformance.tools.mutants.catalogue) one at a time in a separate build tree.
 
 Per fault: apply the search/replace in the tree's copy of the sources, rebuild
-only the objects whose source or headers changed (conformance.buildtree), and
+only the objects whose source or headers changed (conformance.tools.buildtree), and
 compare each rebuilt object with the original's (debug info stripped): all
 identical means the fault is equivalent (the same machine code) and nothing
 is run. Otherwise
@@ -44,8 +44,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from conformance.buildtree import REPO, BuildError, Tree, includes
-from conformance.mutants.catalogue import Mutant
+from conformance.tools.buildtree import REPO, BuildError, Tree, includes
+from conformance.tools.mutants.catalogue import Mutant
 
 TEST_DIRS = ("conformance/tests", "fuzz/tests")
 NO_TIMEOUT = ("-p", "no:cacheprovider", "-n", "0", "-o", "timeout=0")

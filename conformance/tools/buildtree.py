@@ -1,9 +1,9 @@
 """Separate builds of the extensions: a copy of the source tree, compiled with a
 chosen compiler and flags, never touching the working tree's in-place build.
 
-Used by the mutation runner (conformance.mutants), the build matrix
-(conformance.builds, ``python -m conformance --builds``) and the coverage report
-(conformance.coverage, ci/coverage.sh).
+Used by the mutation runner (conformance.tools.mutants), the build matrix
+(conformance.tools.builds, ``python -m conformance --builds``) and the coverage report
+(conformance.tools.coverage, ci/coverage.sh).
 
 A tree lives in one directory ``ROOT``:
 
@@ -36,7 +36,7 @@ import sys
 import sysconfig
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 _CAPTURE = r"""

@@ -1,6 +1,6 @@
-"""``python -m conformance.mutants``: mutation testing of the kernels, driver and tables.
+"""``python -m conformance.tools.mutants``: mutation testing of the kernels, driver and tables.
 
-Plants every fault of the catalogue (conformance/mutants/catalogue.py) in turn
+Plants every fault of the catalogue (conformance/tools/mutants/catalogue.py) in turn
 into a separate build tree (build/mutants by default; the working tree and its
 in-place build are never touched), rebuilds what the fault touches, runs the
 default pytest tier and the main job against it, and prints one line per
@@ -8,12 +8,12 @@ fault, the kill rate per tier for both, and the survivors with a command that
 plants them. Equivalent faults (identical object code, or argued in the
 catalogue) are listed and not counted.
 
-    python -m conformance.mutants [--sample] [--id ID ...] [--tier T ...] [--no-cross] [--json FILE]
-    python -m conformance.mutants --compare RUN.json ... [--runs 2]
+    python -m conformance.tools.mutants [--sample] [--id ID ...] [--tier T ...] [--no-cross] [--json FILE]
+    python -m conformance.tools.mutants --compare RUN.json ... [--runs 2]
 
 ``--compare`` runs nothing: it reads the ``--json`` files of earlier runs and
 prints, per fault, every run's verdicts and whether they agree
-(conformance/mutants/compare.py); exit 0 only when every counted fault was
+(conformance/tools/mutants/compare.py); exit 0 only when every counted fault was
 killed by both in at least ``--runs`` runs that agree.
 
 Exit status 0 when every counted fault was killed by both, 1 otherwise, 2 for
@@ -29,10 +29,10 @@ import sys
 from collections import defaultdict
 
 from chunkers.clihelp import ArgumentParser
-from conformance.buildtree import BuildError
-from conformance.mutants import compare
-from conformance.mutants.catalogue import CATALOGUE, CI_SAMPLE
-from conformance.mutants.runner import Runner, as_dict, command_line
+from conformance.tools.buildtree import BuildError
+from conformance.tools.mutants import compare
+from conformance.tools.mutants.catalogue import CATALOGUE, CI_SAMPLE
+from conformance.tools.mutants.runner import Runner, as_dict, command_line
 
 COUNTED = ("killed", "survived", "survived (quick)", "error")
 
@@ -81,7 +81,7 @@ def round_robin(faults) -> list:
 
 
 def main(argv=None) -> int:
-    ap = ArgumentParser(prog="python -m conformance.mutants", description=__doc__.splitlines()[0])
+    ap = ArgumentParser(prog="python -m conformance.tools.mutants", description=__doc__.splitlines()[0])
     ap.add_argument("--sample", action="store_true", help=f"only the CI sample ({', '.join(CI_SAMPLE)})")
     ap.add_argument("--id", action="append", help="only this fault (repeatable)")
     ap.add_argument("--tier", action="append", help="only this tier (repeatable)")

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
-CSRC = Path(__file__).resolve().parents[2] / "chunkers" / "csrc"
+CSRC = Path(__file__).resolve().parents[3] / "chunkers" / "csrc"
 """Root of the kernel sources (the extension's csrc directory)."""
 
 BASE = 0x400000

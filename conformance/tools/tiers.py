@@ -4,7 +4,7 @@ whether this run verified it natively, in an emulator (which one), or not at all
 Sources of rows:
 
 * this host's kernels (``chunkers.kernels()``): the native ones, and the x86-64
-  ones this CPU cannot run, emulated in bochscpu (conformance.emulate);
+  ones this CPU cannot run, emulated in bochscpu (conformance.tools.emulate);
 * with ``tiers="all"`` also every bochscpu-capable kernel emulated even where it
   runs natively, and the qemu-user runs (``ci/cross-run aarch64|s390x``): the
   aarch64 kernels, and the portable kernels on big-endian s390x;
@@ -15,7 +15,7 @@ catalogue (conformance.cases.families) against the reference kernel on the same
 machine; under qemu also the chunk-level and golden-vector checks listed in
 conformance.cross.
 
-    python -m conformance.tiers [--tiers native|all] [--strict] [--json FILE]
+    python -m conformance.tools.tiers [--tiers native|all] [--strict] [--json FILE]
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import NamedTuple
 from chunkers.clihelp import ArgumentParser
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED, PORTABLE, families, rows
-from conformance import emulate
+from conformance.tools import emulate
 from conformance.engine import model_mismatches, scan_mismatches
 from conformance.cases.families import FAMILIES, scan_families
 
@@ -44,7 +44,7 @@ CROSS = {"aarch64": "aarch64", "s390x": BIG_ENDIAN}
 """ci/cross-run architectures -> the target label of their rows; the portable kernels are
 also checked on the big-endian one."""
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 TIERS = ("native", "all")
 SEED = 1
 """Seed of the scan catalogue (conformance.cases.families) the host rows are checked on."""
@@ -75,7 +75,7 @@ def _cases(family: str) -> list:
 def checked(family: str, kernel: str, target: str, coverage: str, run=None) -> Tier:
     """The row of ``kernel`` after its scan-identity check on the catalogue against the
     family's reference kernel, or for the reference itself against the model (``run``: an
-    emulated runner, see conformance.emulate.runner; default the native kernel)."""
+    emulated runner, see conformance.tools.emulate.runner; default the native kernel)."""
     if family not in scan_families():
         return Tier(family, kernel, target, coverage, "not run", "no scan catalogue for this family")
     if kernel == FAMILIES[family].reference and run is None:
@@ -208,7 +208,7 @@ def format_rows(rows) -> str:
 
 
 def main(argv=None) -> int:
-    ap = ArgumentParser(prog="python -m conformance.tiers", description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog="python -m conformance.tools.tiers", description=__doc__.split("\n\n")[0])
     ap.add_argument("--tiers", choices=TIERS, default="native",
                     help="native: this host, emulating only what it cannot run; all: also every emulator "
                          "route (bochscpu for native kernels too, qemu-user aarch64 and s390x)")
