@@ -14,7 +14,7 @@
 # `import borg.chunkers` needs besides the stdlib (blake3, jsonargparse, PyYAML, packaging,
 # platformdirs, typing_extensions) as manylinux wheels for ARCH (pip --target
 # ci/cross/borg/DEBARCH/site), msgpack from the root (PyPI has no s390x wheel of it);
-# (4) under `qemu-ARCH -L ROOT` the root's python3.11 runs `python -m conformance.cross --impl
+# (4) under `qemu-ARCH -L ROOT` the root's python3.11 runs `python -m conformance.run.cross --impl
 # borg --quick`: every borg kernel that runs on that CPU, chunk level against our chunkers
 # (cross-built for ARCH) and the golden vectors (no scan API, no scan catalogue); the report is
 # ci/cross/borg-report-ARCH.json, and every kernel borg 2.0.0b25 has on ARCH must have run.
@@ -28,7 +28,7 @@
 # Env: BORG_CROSS_STUB=1: the same qemu route with the borg-shaped stand-in
 #   conformance/tests/stub_borg (our chunkers; BORG_STUB_FAULT plants a fault) instead of the
 #   real borg, nothing of borg built; report ci/cross/borg-stub-report-ARCH.json.
-# BORG_CROSS_ARGS: more arguments of conformance.cross, split on spaces (--fail-fast, --family F).
+# BORG_CROSS_ARGS: more arguments of conformance.run.cross, split on spaces (--fail-fast, --family F).
 # BORG_CROSS_QUICK=0: the input classes on every kernel, not only the reference (slower).
 # PYTHON: the host interpreter (Python 3.11, as the target's; default python3).
 set -euo pipefail
@@ -206,13 +206,13 @@ version=$(run -c 'import borg, borg.chunkers; print(getattr(borg, "__version__",
 stamp "$what imports under $qemu: borg ${version}"
 
 checks_start=$SECONDS
-stamp "python -m conformance.cross --impl borg under $qemu (report $report)"
+stamp "python -m conformance.run.cross --impl borg under $qemu (report $report)"
 rc=0
 quick=--quick; [ "${BORG_CROSS_QUICK:-1}" = 0 ] && quick=""
 # shellcheck disable=SC2086
-run -m conformance.cross --impl borg --emulator "$qemu" --report "$report" $quick ${BORG_CROSS_ARGS:-} || rc=$?
+run -m conformance.run.cross --impl borg --emulator "$qemu" --report "$report" $quick ${BORG_CROSS_ARGS:-} || rc=$?
 if [ "$rc" -eq 2 ]; then
-    die "conformance.cross --impl borg could not load borg under $qemu"
+    die "conformance.run.cross --impl borg could not load borg under $qemu"
 fi
 # every kernel borg has on this CPU must have run (a kernel missing from the build is no pass),
 # of the families asked for (--family in BORG_CROSS_ARGS)

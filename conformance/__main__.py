@@ -27,8 +27,8 @@ from chunkers.cliutil import short_of_memory, unwritable
 from chunkers.clihelp import ArgumentParser
 from chunkers.params import decimal
 from conformance.cases.families import FAMILIES
-from conformance.job import run
-from conformance.realfiles import check_path
+from conformance.run.job import run
+from conformance.run.realfiles import check_path
 from conformance.tools.tiers import TIERS
 
 
@@ -82,7 +82,7 @@ def _unused_options(args) -> str | None:
     if args.allow_missing and args.impl == "ours":
         return "--allow-missing applies only with --impl (another implementation that may be missing)"
     if args.tiers != "native" and args.impl != "ours":
-        from conformance.impl_cells import cross_available
+        from conformance.run.impl_cells import cross_available
         return cross_available(args.impl)
     if (args.sample or args.max_bytes) and not args.paths:
         return "--sample and --max-bytes choose among real files: give the paths"

@@ -13,7 +13,7 @@ import hashlib
 from typing import Callable, NamedTuple
 
 from chunkers.params import mask as make_mask
-from conformance.guard import GuardedArena
+from conformance.cases.guard import GuardedArena
 from fuzz.input import Input
 
 U64 = (1 << 64) - 1
@@ -91,7 +91,7 @@ def plant(m: int, where, n: int, state_at: Callable) -> int:
 
 
 def place(buf: bytes) -> memoryview:
-    """``buf`` copied so that it ends right before the guard page (conformance/guard.py)."""
+    """``buf`` copied so that it ends right before the guard page (conformance/cases/guard.py)."""
     return _arena.place(buf)
 
 

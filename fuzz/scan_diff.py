@@ -7,7 +7,7 @@ input becomes a scan case (table or key, data span, start state, mask, ...)
 and how a kernel runs on it. The target ``scan_diff_<family>`` runs the case
 through every kernel this machine can run and requires the same (position,
 exit state) from all of them. The span ends right before a no-access page
-(conformance/guard.py), so a read past its end faults. Kernels this machine cannot
+(conformance/cases/guard.py), so a read past its end faults. Kernels this machine cannot
 run are reported on stderr when the target loads.
 
 fastcdc and buzhash64 are defined here, the three AES chunkers in

@@ -19,7 +19,7 @@ class Target(NamedTuple):
     """Campaign settings: ``max_len`` (libFuzzer -max_len, bytes; every seed fits), an optional
     dictionary file in fuzz/dict/, and ``pymalloc``: keep Python's small-object allocator
     (as OSS-Fuzz's launcher does) instead of PYTHONMALLOC=malloc. The scan targets take it:
-    their kernels read only the guarded span (conformance/guard.py) and C copies of the tables, no
+    their kernels read only the guarded span (conformance/cases/guard.py) and C copies of the tables, no
     Python object ASan would have to watch, and Python's allocations through ASan's malloc
     cost them most of their time."""
 

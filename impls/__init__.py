@@ -50,7 +50,7 @@ class LoadError(LookupError):
 
 
 def load(name: str, available: bool = True) -> Implementation:
-    """:func:`get` as every ``--impl`` option uses it (the main job, pytest, conformance.cross, the
+    """:func:`get` as every ``--impl`` option uses it (the main job, pytest, conformance.run.cross, the
     fuzz targets): LoadError (one line) when ``name`` cannot be loaded and, with ``available``,
     when the implementation is unavailable here (``unavailable()``; the callers that offer
     --allow-missing ask with ``available=False`` and decide themselves)."""

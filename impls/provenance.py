@@ -7,7 +7,7 @@ on entry (``CK_PROVENANCE`` in chunkers/csrc/kernel.h) in a per-thread slot
 of its extension; the scan entry points expose it as ``last_kernel()`` of the
 family's module, a chunker as ``ran_kernel``, the emulator image as the
 symbol ``ck_ran``. This module compares that record with the kernel that was
-asked for, for the scan comparisons (conformance.engine), the chunk-level runs
+asked for, for the scan comparisons (conformance.run.engine), the chunk-level runs
 and golden vectors of ``ours`` (impls) and the emulated runs
 (conformance.tools.emulate.bind); conformance.tools.isa checks the instructions.
 """

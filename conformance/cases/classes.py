@@ -22,11 +22,11 @@ import io
 import random
 from typing import NamedTuple
 
-from conformance import engine
+from conformance.run import engine
 from conformance.cases import keystream
 from conformance.cases.families import FAMILIES
 from conformance.cases.scan import aligned
-from conformance.engine import Mismatch
+from conformance.run.engine import Mismatch
 from vectors.grid import NC_LENGTH, NC_MASK_BITS, NORMAL_SIZES, max_nc
 
 ZERO_PARAMS = {
@@ -198,7 +198,7 @@ def mismatches(family: str, kernel: str | None, seed: int) -> tuple[int, list[Mi
 
 
 def check_cell(cell, seed: int, reference: bool) -> None:
-    """Add the class cases to a main-job cell (conformance.job.Cell) of a kernel that runs here:
+    """Add the class cases to a main-job cell (conformance.run.job.Cell) of a kernel that runs here:
     every case counts as a chunk run; with ``reference`` (our family's reference kernel) also the
     key-derivation and rolling-step checks of conformance.cases.keystream. Mismatches fail the cell."""
     runs, found = mismatches(cell.family, cell.kernel, seed)

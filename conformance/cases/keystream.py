@@ -27,7 +27,7 @@ import struct
 
 from conformance.cases.aes_kernels import P
 from conformance.cases.scan import key_bytes
-from conformance.engine import Mismatch
+from conformance.run.engine import Mismatch
 
 BUZHASH64_BOUNDS = (255, 129, 65, 33, 17, 9, 5, 3)
 """``n`` of the ``random_int(n)`` draws whose first candidate is placed at ``n`` and at ``n - 1``."""

@@ -7,7 +7,7 @@ import random
 from typing import NamedTuple
 
 from chunkers.params import mask
-from conformance.guard import GuardedArena
+from conformance.cases.guard import GuardedArena
 
 KEYS = {"Z": bytes(32), "KS": bytes(range(32))}
 """Named chunker keys (spec 05 §1); a seeded random key is added as ``R<seed>``."""
@@ -21,7 +21,7 @@ MODEL_MAX_SPAN = 600
 """Cases up to this many bytes are also run on the pure-Python model."""
 
 GUARD = -1
-"""``ScanCase.align`` of a span that ends right before a no-access page (conformance/guard.py):
+"""``ScanCase.align`` of a span that ends right before a no-access page (conformance/cases/guard.py):
 a kernel that reads past its span faults (SIGSEGV) instead of reading heap bytes unnoticed."""
 
 

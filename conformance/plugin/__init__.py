@@ -16,7 +16,7 @@ Under ``--impl X`` other than ours:
   unavailable here (borg not installed) ends the run with one line and exit
   status 2, unless ``--allow-missing`` asks for every check to be skipped;
 * every verdict is about X: a test that passes without a single call reaching
-  X (conformance.audit.Counting) is reported failed;
+  X (conformance.run.audit.Counting) is reported failed;
 * the terminal summary says how many tests ran against X and, per family x
   kernel, which levels ran (vectors, chunk; scan: not available), and names
   the kernels only one side lists.
@@ -29,7 +29,7 @@ import sys
 
 import pytest
 
-from conformance import audit, engine
+from conformance.run import audit, engine
 
 import impls
 
@@ -118,7 +118,7 @@ def pytest_runtest_makereport(item, call):
     if report.passed and calls == 0:
         report.outcome = "failed"
         report.longrepr = (f"passed without a single call reaching --impl {impl.name}: this test does not "
-                           f"check {impl.name} (route it through conformance.engine or mark it ours_only)")
+                           f"check {impl.name} (route it through conformance.run.engine or mark it ours_only)")
     callspec = getattr(item, "callspec", None)
     family, kernel = (callspec.params.get("family_kernel") if callspec else None) or ("-", "-")
     marker = item.get_closest_marker("level")

@@ -19,7 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from conformance import engine, seeding
+from conformance import seeding
+
+from conformance.run import engine
 from conformance.cases.families import scan_families
 from conformance.tests.params import kernel_params
 

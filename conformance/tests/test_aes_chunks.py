@@ -4,7 +4,7 @@ nc_level 0..3, split invariance, construction checks in their order, kernel
 selection, parameter strings, and the error on a failing portable cipher.
 
 The tests over ``family_kernel`` run through the implementation under test
-(conformance.engine), on its kernels: under ``--impl X`` they check X."""
+(conformance.run.engine), on its kernels: under ``--impl X`` they check X."""
 
 import ast
 import hashlib
@@ -20,9 +20,9 @@ import chunkers
 from chunkers import aes as caes
 from chunkers.registry import NO_CPU, NOT_BUILT, UNKNOWN
 from chunkers.params import ParamsError
-from conformance import engine
+from conformance.run import engine
 from conformance.cases import catalogue
-from conformance.engine import bounds_violations, chunk_mismatch, model_sizes
+from conformance.run.engine import bounds_violations, chunk_mismatch, model_sizes
 from conformance.spec_values import (AES_SC, KEYS, LCG, SPEC_10_CONST, SPEC_10_GRID, SPEC_10_LCG, SPEC_10_TINY, cuts_of,
                                      ends_sha256, ints, md_rows, tup)
 from conformance.spec_values import spec10_chunk_rows

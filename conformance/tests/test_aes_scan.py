@@ -13,7 +13,7 @@ import struct
 import pytest
 
 from chunkers import aes as caes
-from conformance import engine
+from conformance.run import engine
 from conformance.cases import aes_family, aes_kernels
 from conformance.cases.families import FAMILIES
 from model import aes as maes

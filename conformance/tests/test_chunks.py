@@ -10,8 +10,8 @@ import random
 import pytest
 
 from conformance.cases import catalogue
-from conformance import engine
-from conformance.engine import bounds_violations, chunk_mismatch, chunk_sizes, model_sizes
+from conformance.run import engine
+from conformance.run.engine import bounds_violations, chunk_mismatch, chunk_sizes, model_sizes
 from conformance.cases.families import FAMILIES
 
 SEED = 7

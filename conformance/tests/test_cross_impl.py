@@ -1,4 +1,4 @@
-"""``python -m conformance.cross --impl NAME`` (the qemu route's checks of another implementation)
+"""``python -m conformance.run.cross --impl NAME`` (the qemu route's checks of another implementation)
 and ci/borg-cross.sh's usage and set-up errors: exit 2 with one line, never a silent skip. Nothing
 here needs qemu or a cross compiler; the qemu runs themselves are ci/borg-cross.sh's (.ci/run)."""
 
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from conformance import cross, engine
+from conformance.run import cross, engine
 
 from conformance.tools import tiers
 
@@ -57,7 +57,7 @@ def test_borg_absent_is_exit_2_in_a_fresh_interpreter(tmp_path):
     (tmp_path / "borg").mkdir()
     (tmp_path / "borg" / "__init__.py").write_text("")
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tmp_path), ROOT]))
-    p = subprocess.run([sys.executable, "-m", "conformance.cross", "--impl", "borg"], cwd=tmp_path, env=env,
+    p = subprocess.run([sys.executable, "-m", "conformance.run.cross", "--impl", "borg"], cwd=tmp_path, env=env,
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stdout == "" and p.stderr.count("\n") == 1, p.stderr
     assert p.stderr.startswith("error: --impl borg: borg is not installed here")
@@ -80,10 +80,10 @@ def test_impl_rows_name_it_and_fit_the_tier_rows(stub_borg, capsys, tmp_path):  
 
 
 def test_a_cell_no_call_reaches_fails(stub_borg, monkeypatch, tmp_path):  # noqa: F811
-    # the calls are counted (conformance.audit.Counting): with the count kept at 0, every cell fails
-    monkeypatch.setattr("conformance.audit.Counting.chunk_sizes",
+    # the calls are counted (conformance.run.audit.Counting): with the count kept at 0, every cell fails
+    monkeypatch.setattr("conformance.run.audit.Counting.chunk_sizes",
                         lambda self, p, s, **kw: self.inner.chunk_sizes(p, s, **kw))
-    monkeypatch.setattr("conformance.audit.Counting.chunks", lambda self, p, s, **kw: self.inner.chunks(p, s, **kw))
+    monkeypatch.setattr("conformance.run.audit.Counting.chunks", lambda self, p, s, **kw: self.inner.chunks(p, s, **kw))
     report = tmp_path / "report.json"
     assert cross.main(["--impl", "borg", "--family", "fixed", "--quick", "--report", str(report)]) == 1
     (row,) = json.loads(report.read_text())["kernels"]

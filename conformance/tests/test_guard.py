@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from conformance.guard import GuardedArena
+from conformance.cases.guard import GuardedArena
 
 
 def test_place_copies_to_the_end():
@@ -15,7 +15,7 @@ def test_place_copies_to_the_end():
 
 
 def test_read_past_the_end_faults():
-    code = ("import ctypes; from conformance.guard import GuardedArena; v = GuardedArena(64).place(b'abc');"
+    code = ("import ctypes; from conformance.cases.guard import GuardedArena; v = GuardedArena(64).place(b'abc');"
             "a = ctypes.addressof(ctypes.c_char.from_buffer(v)); print(ctypes.string_at(a, 3), flush=True);"
             "ctypes.string_at(a, 4)")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)

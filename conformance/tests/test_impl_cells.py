@@ -1,4 +1,4 @@
-"""The implementation's cells on every target (conformance.impl_cells): per chunker x kernel, how
+"""The implementation's cells on every target (conformance.run.impl_cells): per chunker x kernel, how
 each was covered (native, emulated by qemu through ci/borg-cross.sh, not covered and why), the
 24 cells of borg 2.0.0b25's interface, and a cross route that cannot be set up (exit 2)."""
 
@@ -10,9 +10,9 @@ import sys
 import pytest
 
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import impl_cells
+from conformance.run import impl_cells
 import impls
-from conformance.job import Cell
+from conformance.run.job import Cell
 from conformance.tests.test_impls import ROOT, STUB, stub_borg  # noqa: F401  (the fixture)
 from conformance.tools.tiers import BIG_ENDIAN
 

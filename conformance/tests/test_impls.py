@@ -180,7 +180,7 @@ def test_pytest_impl_option():
 
 def test_kernel_differences_of_the_chosen_families_only():
     """`--impl X --family fixed` listed the kernel differences of every family."""
-    from conformance import audit
+    from conformance.run import audit
     diffs = audit.kernel_differences(impls.Model(), ["fixed", "aes", "fixed"])     # each family once
     assert [f for f, _, _ in diffs] == ["fixed", "aes"] and diffs[0] == ("fixed", ["model"], ["single"])
     assert len(audit.kernel_differences(impls.Model())) == len(audit.FAMILIES)

@@ -12,7 +12,7 @@ conformance.cases.mask_shapes), the same checks the main job runs:
 
 import pytest
 
-from conformance import engine
+from conformance.run import engine
 from conformance.cases import classes, keystream, mask_shapes
 from conformance.cases.families import FAMILIES, scan_families
 from conformance.tests.params import kernel_params
@@ -146,9 +146,9 @@ def test_rolling_steps_against_the_model():
 
 
 def test_main_job_runs_the_class_cases(monkeypatch):
-    """The main job (conformance.job) runs the class cases on every kernel and fails a cell on a mismatch."""
-    from conformance import job
-    from conformance.engine import Mismatch
+    """The main job (conformance.run.job) runs the class cases on every kernel and fails a cell on a mismatch."""
+    from conformance.run import job
+    from conformance.run.engine import Mismatch
     (cell,) = job.matrix(SEED, 4096, [], ["fixed"], patterns=["random"])
     assert cell.status == "passed" and cell.chunk_runs > len(classes.zero_cases("fixed", SEED))
     monkeypatch.setattr(classes, "zero_mismatch", lambda case, kernel, where="": Mismatch("planted", "repro", 1, 2)

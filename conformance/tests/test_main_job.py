@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from conformance import job, realfiles
+from conformance.run import job, realfiles
 from conformance.__main__ import main
 
 QUICK = ["--family", "fixed", "--corpus-size", "4096"]

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from conformance import job, progress, realfiles
+from conformance.run import job, progress, realfiles
 from conformance.__main__ import main
 
 QUICK = ["--family", "fixed", "--corpus-size", "4096"]
@@ -176,7 +176,7 @@ def test_truncating_a_file_during_a_run_is_no_crash(tmp_path):
     big = tree / "big"
     big.write_bytes(_rand(3 << 20))
     report = tmp_path / "r.json"
-    code = (f"import os, sys; from conformance import job; real = job.check_cell\n"
+    code = (f"import os, sys; from conformance.run import job; real = job.check_cell\n"
             f"def hook(cell, *a, **k):\n"
             f"    if cell.kernel != 'scalar': os.truncate({str(big)!r}, 4096)\n"
             f"    return real(cell, *a, **k)\n"

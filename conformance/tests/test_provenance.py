@@ -12,7 +12,7 @@ import pytest
 
 import chunkers
 from chunkers.registry import HIDE_ENV, NO_CPU
-from conformance import proof
+from conformance.run import proof
 from conformance.tools import emulate, isa
 from impls import provenance
 from conformance.cases.families import FAMILIES

@@ -6,7 +6,7 @@ import pytest
 
 from chunkers.registry import NATIVE
 from conformance.tools import tiers
-from conformance.engine import model_mismatches, scan_mismatches
+from conformance.run.engine import model_mismatches, scan_mismatches
 from conformance.cases.families import FAMILIES, scan_families
 from conformance.tests.params import kernel_params
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 import vectors
-from conformance import engine
+from conformance.run import engine
 import impls
 from conformance.cases import catalogue
 from conformance.cases.families import FAMILIES

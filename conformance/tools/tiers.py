@@ -10,10 +10,10 @@ Sources of rows:
   aarch64 kernels, and the portable kernels on big-endian s390x;
 * every other known kernel of another target: "not covered", with how to cover it.
 
-Each verified row is the scan-identity check (conformance.engine) on the scan
+Each verified row is the scan-identity check (conformance.run.engine) on the scan
 catalogue (conformance.cases.families) against the reference kernel on the same
 machine; under qemu also the chunk-level and golden-vector checks listed in
-conformance.cross.
+conformance.run.cross.
 
     python -m conformance.tools.tiers [--tiers native|all] [--strict] [--json FILE]
 """
@@ -32,7 +32,7 @@ from chunkers.clihelp import ArgumentParser
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED, PORTABLE, families, rows
 from conformance.tools import emulate
-from conformance.engine import model_mismatches, scan_mismatches
+from conformance.run.engine import model_mismatches, scan_mismatches
 from conformance.cases.families import FAMILIES, scan_families
 
 ALL_KERNELS = {family: {k.name: k.target for k in rows(family)} for family in families()}
@@ -180,7 +180,7 @@ def matrix(tiers: str = "native", run: bool = True) -> list:
 
 
 def extra_rows(tiers: str = "native", run: bool = True) -> list:
-    """The rows the main job's own matrix (this host's kernels, conformance.job) lacks."""
+    """The rows the main job's own matrix (this host's kernels, conformance.run.job) lacks."""
     return (emulated_native_rows(run) if tiers == "all" else []) + other_rows(tiers, run)
 
 

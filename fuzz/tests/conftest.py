@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import engine
+from conformance.run import engine
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ kernel list (chunkers/csrc/<family>/kernels.def, the freestanding column). That 
 as a freestanding image (:mod:`.blob`), loaded into an emulated CPU with
 AVX-512 and VAES (:mod:`.machine`, PyPI ``bochscpu-python==0.3.1``), and run on
 the scan catalogue's cases (conformance.cases.families) through :func:`runner`, so
-conformance.engine compares it with the native reference kernel exactly as it
+conformance.run.engine compares it with the native reference kernel exactly as it
 compares a native one.
 
 Adding a family: its freestanding kernels' rows say so, and one binder in
@@ -44,7 +44,7 @@ def covers(family: str, kernel: str) -> bool:
 
 
 def runner(family: str, kernel: str):
-    """The emulated kernel as ``run(case) -> result`` for conformance.engine.scan_mismatches:
+    """The emulated kernel as ``run(case) -> result`` for conformance.run.engine.scan_mismatches:
     a ScanCase of conformance.cases.families in, what the family's native ``run`` returns out.
 
     The case's bytes are placed so that they end right before an unmapped page

@@ -159,7 +159,7 @@ class Runner:
         collect with this interpreter and these pytest arguments, and the main job imports."""
         checks = [("collecting the default tier", ["-m", "pytest", "--collect-only", "-q", *NO_TIMEOUT,
                                                   *self.pytest_args, *ordered_test_files(self.tree.src)]),
-                  ("importing the main job", ["-c", "import conformance.job, conformance.__main__"])]
+                  ("importing the main job", ["-c", "import conformance.run.job, conformance.__main__"])]
         for what, cmd in checks:
             proc = self.tree.run(*cmd, timeout=self.timeout)
             if proc.returncode:

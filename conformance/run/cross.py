@@ -1,8 +1,8 @@
 """The conformance checks on this interpreter's own architecture, for runs under qemu-user.
 
 ``ci/cross-run ARCH`` builds the extensions for aarch64 or s390x and runs
-``python -m conformance.cross`` under qemu. On the emulated CPU this runs the
-main job's matrix (conformance.job) for every kernel that runs there: the scan
+``python -m conformance.run.cross`` under qemu. On the emulated CPU this runs the
+main job's matrix (conformance.run.job) for every kernel that runs there: the scan
 catalogue against the reference kernel and the reference against the model,
 whole-stream chunking of a reduced corpus (CORPUS) against the reference
 kernel and the model, and every golden vector (vectors/, the same check as
@@ -16,11 +16,11 @@ With ``--impl NAME`` (as ``python -m conformance --impl``: ``borg``, ``model`` o
 this CPU, checked at chunk level against our chunkers (built for this
 architecture) and against the golden vectors; it has no scan API, so there is
 no scan catalogue, and every cell must make calls that reach it
-(conformance.audit). ``ci/borg-cross.sh ARCH`` runs it on borg 2.0.0b25
+(conformance.run.audit). ``ci/borg-cross.sh ARCH`` runs it on borg 2.0.0b25
 cross-built for aarch64 or s390x. Exit status 2 with one line when the
 implementation cannot be loaded here.
 
-    python -m conformance.cross --emulator qemu-s390x --report ci/cross/report-s390x.json
+    python -m conformance.run.cross --emulator qemu-s390x --report ci/cross/report-s390x.json
                                 [--impl NAME] [--quick] [--family F ...] [--fail-fast]
 """
 
@@ -31,7 +31,7 @@ import platform
 import sys
 
 from chunkers.clihelp import ArgumentParser
-from conformance import audit, engine, job
+from conformance.run import audit, engine, job
 import impls
 from conformance.cases.families import FAMILIES
 
@@ -54,7 +54,7 @@ def _kernel_rows(coverage: str, quick: bool = False, families=None, fail_fast: b
 
 
 def main(argv=None) -> int:
-    ap = ArgumentParser(prog="python -m conformance.cross", description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog="python -m conformance.run.cross", description=__doc__.split("\n\n")[0])
     ap.add_argument("--emulator", default="native", help="how this interpreter runs, for the report (qemu-aarch64 ...)")
     ap.add_argument("--report", help="write the JSON report here")
     ap.add_argument("--quick", action="store_true",

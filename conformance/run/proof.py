@@ -1,6 +1,6 @@
 """Per-kernel proof of the main job: whose code ran, whose instructions, which features gate it.
 
-For each matrix cell of ``ours`` (conformance.job): the provenance of its runs
+For each matrix cell of ``ours`` (conformance.run.job): the provenance of its runs
 (impls.provenance), the static instruction check of its compiled
 function (conformance.tools.isa) and the feature gating (hiding each CPU feature it
 declares with CHUNKERS_CPU_HIDE makes it refused with the "this CPU does not
@@ -14,7 +14,7 @@ import functools
 
 from chunkers.registry import HIDE_ENV, NO_CPU, resolve, rows
 from impls import provenance
-from conformance.engine import Mismatch
+from conformance.run.engine import Mismatch
 from impls.base import env
 
 

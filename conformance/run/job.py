@@ -19,15 +19,15 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance import audit, engine, impl_cells, parallel, progress, realfiles
+from conformance.run import audit, engine, impl_cells, parallel, progress, realfiles
 from conformance.tools import emulate, tiers
 import impls
 from conformance.cases import catalogue, classes
-from conformance.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
+from conformance.run.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.cases.families import FAMILIES
 from impls.provenance import ProvenanceError
-from conformance.proof import kernel_checks, ran_note
+from conformance.run.proof import kernel_checks, ran_note
 
 MODEL_PREFIX = 1 << 16
 """Bytes of each input on which the reference kernel is compared with the (slow) pure-Python model."""
@@ -56,7 +56,7 @@ class Cell:
     seconds: float = 0.0
     mismatches: list = field(default_factory=list)
     ran: str = ""                   # whose code ran and whether its instructions are its tier's (impls.provenance)
-    levels: dict = field(default_factory=dict)     # under --impl: level -> what ran of it (conformance.audit)
+    levels: dict = field(default_factory=dict)     # under --impl: level -> what ran of it (conformance.run.audit)
 
     @property
     def mb_s(self) -> float:
@@ -65,7 +65,7 @@ class Cell:
 
 @dataclass
 class Source:
-    """A built-in corpus input (held in memory). Real files are conformance.realfiles.FilePiece."""
+    """A built-in corpus input (held in memory). Real files are conformance.run.realfiles.FilePiece."""
 
     name: str
     data: object
@@ -94,8 +94,8 @@ def check_cell(cell: Cell, sources: list, cases: list, reference_sizes: dict, ou
     family's reference kernel (which runs first and is also compared with the model), else our
     chunkers'.
     ``sources``: corpus Sources and real-file pieces (read once per source, see
-    conformance.realfiles); a real file that changed, vanished or became unreadable is added to
-    ``skipped`` (path -> reason) and left out from then on. ``progress``: see conformance.progress.
+    conformance.run.realfiles); a real file that changed, vanished or became unreadable is added to
+    ``skipped`` (path -> reason) and left out from then on. ``progress``: see conformance.run.progress.
     """
     fam = FAMILIES[cell.family]
     reference = ours and cell.kernel == fam.reference
@@ -175,10 +175,10 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
            cells: list | None = None, skipped: dict | None = None, classes_everywhere: bool = True,
            fail_fast: bool = False) -> list[Cell]:
     """Run the whole job on the implementation under test (engine.implementation()) over the
-    built-in corpus and the ``real`` sources (conformance.realfiles.pieces); returns one Cell per
+    built-in corpus and the ``real`` sources (conformance.run.realfiles.pieces); returns one Cell per
     family x kernel it knows on this architecture. ``patterns``: only these catalogue patterns of
     the built-in corpus (default: all). ``progress``: a callable told each family/kernel, or a
-    conformance.progress.Progress (also told the work planned and done). ``cells``: a list the
+    conformance.run.progress.Progress (also told the work planned and done). ``cells``: a list the
     cells are appended to as each one starts (what ran so far, when the run is interrupted).
     ``skipped``: a dict receiving path -> reason for real files that changed during the run.
     ``classes_everywhere=False``: the input-class cases (conformance.cases.classes) on each family's
@@ -387,7 +387,7 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     """Run the job on implementation ``impl`` (see impls.get) with progress reports;
     print the matrix, the skipped files, the other tiers of ours (see conformance.tools.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
-    ``max_bytes`` bytes (see conformance.realfiles). ``jobs``: worker processes. ``fail_fast``:
+    ``max_bytes`` bytes (see conformance.run.realfiles). ``jobs``: worker processes. ``fail_fast``:
     stop at the first failed cell (see matrix; the other tiers are then not listed).
     Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
     unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the

@@ -9,7 +9,7 @@ neon, blockwise, scalar; each AES chunker: vaes, aes-ni, aes-arm64, evp; buzhash
 the portable ones again on big-endian s390x (extra rows, outside the count).
 
 ``--tiers all`` with ``--impl borg`` runs ``ci/borg-cross.sh aarch64`` and ``... s390x`` (borg
-cross-built, checked under qemu by conformance.cross) alongside the host run; :func:`start_cross`
+cross-built, checked under qemu by conformance.run.cross) alongside the host run; :func:`start_cross`
 and :func:`finish_cross`. A route that cannot be set up (exit 2) ends the job with its one line.
 """
 
@@ -64,7 +64,7 @@ def _verdict(chunker: str, family: str, status: str, mismatches) -> str:
 
 
 def rows(impl, host_cells, reports: dict | None = None, cross_note: str = "") -> list[CellRow]:
-    """Every cell of ``impl``: ``host_cells`` (conformance.job.Cell of this run), ``reports``
+    """Every cell of ``impl``: ``host_cells`` (conformance.run.job.Cell of this run), ``reports``
     (arch -> the JSON report of ci/borg-cross.sh ARCH, or a failure text); ``cross_note``:
     why a target without a report was not run."""
     reports = reports or {}
