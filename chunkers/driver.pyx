@@ -179,7 +179,8 @@ cdef tuple kernel_table(const ck_kernel *kernels, size_t count):
         needs = tuple(ck_cpu_feature_name(b).decode() for b in range(CK_CPU_FEATURE_COUNT) if k.cpu & (1u << b))
         calls = None if k.freestanding == NULL else tuple(k.freestanding.decode().split())
         out.append(Kernel(k.name.decode(), k.symbol.decode(), k.source.decode(), k.target.decode(), bool(k.here),
-                          k.fn != NULL, needs, calls, {m: k.rank[j] for j, m in enumerate(RANKED)}))
+                          k.fn != NULL, needs, calls, {m: k.rank[j] for j, m in enumerate(RANKED)},
+                          k.reference != 0))
     return tuple(out)
 
 

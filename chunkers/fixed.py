@@ -13,7 +13,7 @@ import os
 
 from chunkers.driver import (READ_SIZE, Chunk, all_zero, check_sparse, give_back, keep_buffers, open_source,
                              take_buffer)
-from chunkers.registry import SINGLE, register_single, resolve
+from chunkers.registry import reference, register_single, resolve
 from chunkers.params import check_fixed
 
 register_single("fixed")
@@ -32,7 +32,7 @@ class Fixed:
     """
 
     name = "fixed"
-    kernel = SINGLE
+    kernel = reference("fixed")
 
     def __init__(self, block_size: int, header_size: int = 0, *, kernel: str | None = None, sparse: bool = False):
         check_fixed(block_size, header_size)
