@@ -9,8 +9,9 @@ chunking. Kernels: ``single`` (borg's sequential loop, the reference) and
 
 from libc.stdint cimport uint8_t, uint32_t
 from chunkers._native cimport ck_kernel, ck_scanner
-from chunkers.driver cimport Chunker, kernel_table, kernel_index
-from chunkers.driver import check_sparse
+from chunkers.driver cimport Chunker
+from chunkers.kerneltable cimport kernel_table, kernel_index
+from chunkers.sources import check_sparse
 
 from chunkers.registry import Family, reference, register, resolve
 

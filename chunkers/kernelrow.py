@@ -1,6 +1,6 @@
 """The row type of a family's kernel list (chunkers/csrc/<family>/kernels.def), apart from selection.
 
-chunkers.driver builds these rows from the compiled lists and chunkers.registry selects among them;
+chunkers.kerneltable builds these rows from the compiled lists and chunkers.registry selects among them;
 both import this module, which imports neither (chunkers.registry re-exports its names).
 """
 

@@ -129,7 +129,7 @@ def _features_hiding(hide: str) -> frozenset:
     """The usable features less those named in ``hide`` (a HIDE_ENV value). Cached: the CPU does
     not change under a process, and resolving a kernel per chunker made the CPUID probe a fifth
     of a conformance run (profiled: 309k calls, 19 s of 165 s)."""
-    from chunkers.driver import cpu_features
+    from chunkers.kerneltable import cpu_features
     hidden = {f.strip().lower() for f in hide.split(",")} - {""}
     if hidden - cpu_features(known=True):     # a misspelt name would hide nothing, silently
         raise ValueError(f"{HIDE_ENV}: unknown CPU feature {', '.join(sorted(hidden - cpu_features(known=True)))}; "
