@@ -34,7 +34,10 @@ def extension(name, *patterns, libraries=()):
 
 
 extensions = [
-    extension("driver", "driver.c", "cpu.c", "readahead.c", "readbuf.c"),
+    extension("driver", "driver.c", "readahead.c"),
+    extension("sources", "driver.c"),           # ck_all_zero
+    extension("bufpool", "readbuf.c"),
+    extension("kerneltable", "cpu.c"),
     extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
     extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
     extension("buzhash", "buzhash/*.c", "provenance.c"),

@@ -4,7 +4,8 @@ Algorithm-compatible with borg 2.0.0b25: the same 32-byte key, parameters and
 input give the same cut points (specification: spec 01-10 of the project).
 """
 
-from chunkers.driver import Chunk, cpu_features
+from chunkers.chunk import Chunk
+from chunkers.kerneltable import cpu_features
 from chunkers.fastcdc import FastCDC
 from chunkers.buzhash64 import BuzHash64
 from chunkers.buzhash import BuzHash

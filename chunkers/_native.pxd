@@ -19,6 +19,7 @@ cdef extern from "csrc/kernel.h":
         const char *target
         const char *freestanding
         unsigned char rank[3]
+        int reference
     const char *ck_provenance_take() nogil
 
 cdef extern from "csrc/driver.h":

@@ -17,9 +17,10 @@ each kernel's raw scan and the raw C context (for emulated kernels).
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from libc.string cimport memcpy
 from chunkers._native cimport ck_kernel, ck_scanner
-from chunkers.driver cimport Chunker, kernel_table, kernel_index
+from chunkers.driver cimport Chunker
+from chunkers.kerneltable cimport kernel_table, kernel_index
 from chunkers.bufview cimport byte_buffer, PyBuffer_Release
-from chunkers.driver import check_sparse
+from chunkers.sources import check_sparse
 
 include "provenance.pxi"
 from chunkers.registry import Family, register, resolve

@@ -184,7 +184,16 @@ def ratios(rows: list[dict]) -> list[dict]:
     return out
 
 
-SEQUENTIAL = {"fastcdc": "scalar", "buzhash64": "scalar"}
+def sequential(family: str, kernel: str) -> str:
+    """The kernel ``kernel``'s scan rate is compared with: a segmented AES form's (``-seg``) own
+    serial kernel; in a family of such forms, itself (the serial AES kernels are not forms of one
+    sequential loop: no ratio); else the family's reference kernel (its kernel list's reference row)."""
+    from chunkers import registry
+    if kernel.endswith("-seg"):
+        return kernel[:-4]
+    if any(k.name.endswith("-seg") for k in registry.rows(family)):
+        return kernel
+    return registry.reference(family)
 
 
 def scan_vs_sequential(rows: list[dict]) -> list[dict]:
@@ -192,7 +201,7 @@ def scan_vs_sequential(rows: list[dict]) -> list[dict]:
     scan = {(r["family"], r["kernel"], r["params"]): r["mb_s"] for r in rows if r["mode"] == "scan"}
     out = []
     for (family, kernel, params), v in scan.items():
-        ref = SEQUENTIAL.get(family) or (kernel[:-4] if kernel.endswith("-seg") else kernel)
+        ref = sequential(family, kernel)
         if (family, ref, params) in scan and ref != kernel:
             out.append({"family": family, "params": params, "kernel": kernel, "sequential": ref, "mb_s": v,
                         "sequential_mb_s": scan[family, ref, params], "ratio": v / scan[family, ref, params]})

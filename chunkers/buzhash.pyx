@@ -9,10 +9,11 @@ chunking. Kernels: ``single`` (borg's sequential loop, the reference) and
 
 from libc.stdint cimport uint8_t, uint32_t
 from chunkers._native cimport ck_kernel, ck_scanner
-from chunkers.driver cimport Chunker, kernel_table, kernel_index
-from chunkers.driver import check_sparse
+from chunkers.driver cimport Chunker
+from chunkers.kerneltable cimport kernel_table, kernel_index
+from chunkers.sources import check_sparse
 
-from chunkers.registry import SINGLE, Family, register, resolve
+from chunkers.registry import Family, reference, register, resolve
 
 include "provenance.pxi"
 from chunkers.params import Masks, check_common, check_seed, check_window, mask
@@ -66,7 +67,7 @@ def window_hash(seed, window):
     return buzhash_window_hash(c.table, &w[0] if w.shape[0] else NULL, w.shape[0])
 
 
-def scan(seed, size_t window, data, uint32_t state, uint32_t mask, kernel=SINGLE):
+def scan(seed, size_t window, data, uint32_t state, uint32_t mask, kernel=None):
     """Run one scan kernel (spec 04 A.5 with the contract of 03 §5 on u32).
 
     ``data``: bytes-like holding pr[0 .. n+w-1] (the window at pr[0] and the
@@ -74,11 +75,11 @@ def scan(seed, size_t window, data, uint32_t state, uint32_t mask, kernel=SINGLE
     ``state``: hash of the window at pr[0]; ``mask``: any u32. Returns ``(j,
     exit_state)``: j steps were made and exit_state is the hash of the window
     at pr[j]; it matches the mask if j < n and is untested if j == n.
-    ``kernel``: a kernel name (``single``, the reference, by default).
+    ``kernel``: a kernel name (None: the reference, registry.reference("buzhash")).
     Raises ValueError if window < 1, data is shorter than the window or the
     kernel cannot run here.
     """
-    cdef buzhash_scan_fn fn = _kernel(resolve("buzhash", kernel if kernel is not None else SINGLE))
+    cdef buzhash_scan_fn fn = _kernel(resolve("buzhash", kernel if kernel is not None else reference("buzhash")))
     cdef buzhash_ctx c
     cdef const uint8_t[::1] d = memoryview(data).cast("B")
     if window < 1 or <size_t>d.shape[0] < window:

@@ -1,11 +1,5 @@
-from libc.stdint cimport uint8_t, uint64_t
-from chunkers._native cimport ck_params, ck_scanner, ck_kernel, ck_cursor
-
-cdef class _ReadBuffer:
-    cdef uint8_t *data
-    cdef Py_ssize_t size
-    cdef readonly Py_ssize_t exports     # buffer exports alive (chunks, their slices)
-
+from libc.stdint cimport uint8_t
+from chunkers._native cimport ck_params, ck_scanner, ck_cursor
 
 cdef class Chunker:
     cdef ck_params params
@@ -17,12 +11,8 @@ cdef class Chunker:
     cdef readonly tuple params_tuple
     cdef const char *ran          # registry name of the kernel of the last scan (CK_PROVENANCE), or NULL
     cdef readonly tuple init_args      # the constructor's positional arguments (pickling, copies)
-    cdef list buffers             # read buffers kept for the next stream (driver.pyx, keep_buffers)
+    cdef list buffers             # read buffers kept for the next stream (chunkers.bufpool.keep_buffers)
 
     cdef size_t next_cut(self, ck_cursor *cur, const uint8_t *p, size_t avail, int eof) except *
     cdef set_driver(self, str name, tuple params_tuple, size_t min_size, size_t max_size, object masks,
                     int nc_level, size_t window)
-
-cdef tuple kernel_table(const ck_kernel *kernels, size_t count)
-cdef size_t kernel_index(const ck_kernel *kernels, size_t count, str name) except? 0
-cdef int copy_table(table, uint64_t *out, str what) except -1

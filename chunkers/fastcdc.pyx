@@ -7,9 +7,10 @@ Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
 
 from libc.stdint cimport uint8_t, uint64_t, int64_t
 from chunkers._native cimport ck_kernel, ck_scanner
-from chunkers.driver cimport Chunker, copy_table, kernel_table, kernel_index
+from chunkers.driver cimport Chunker
+from chunkers.kerneltable cimport copy_table, kernel_table, kernel_index
 from chunkers.bufview cimport byte_buffer, PyBuffer_Release
-from chunkers.driver import check_sparse
+from chunkers.sources import check_sparse
 
 include "provenance.pxi"
 from chunkers.registry import Family, register, resolve

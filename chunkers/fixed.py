@@ -11,9 +11,11 @@ from __future__ import annotations
 import io
 import os
 
-from chunkers.driver import (READ_SIZE, Chunk, all_zero, check_sparse, give_back, keep_buffers, open_source,
-                             take_buffer)
-from chunkers.registry import SINGLE, register_single, resolve
+from chunkers.bufpool import give_back, keep_buffers, take_buffer
+from chunkers.chunk import Chunk
+from chunkers.driver import READ_SIZE
+from chunkers.sources import all_zero, check_sparse, open_source
+from chunkers.registry import reference, register_single, resolve
 from chunkers.params import check_fixed
 
 register_single("fixed")
@@ -32,7 +34,7 @@ class Fixed:
     """
 
     name = "fixed"
-    kernel = SINGLE
+    kernel = reference("fixed")
 
     def __init__(self, block_size: int, header_size: int = 0, *, kernel: str | None = None, sparse: bool = False):
         check_fixed(block_size, header_size)
@@ -65,7 +67,7 @@ class Fixed:
         """Cut ``source`` into chunks; yields :class:`chunkers.Chunk` in stream order.
 
         ``source`` as for the content-defined chunkers (bytes-like, binary
-        file object or fd, see chunkers.driver.open_source). Empty input
+        file object or fd, see chunkers.sources.open_source). Empty input
         yields nothing. Raises TypeError for other sources and OSError /
         ValueError when a read fails or a reader misbehaves.
         """
@@ -103,7 +105,7 @@ class Fixed:
         """The stream of a reader. A block or header of at least READ_SIZE is read straight into a
         page-aligned read buffer of its size (csrc/readbuf.h) and yielded as a read-only view of
         it, no copy; a buffer is read into again only once no chunk refers to it
-        (driver.take_buffer: this chunker's two kept buffers, else the pool of collected
+        (bufpool.take_buffer: this chunker's two kept buffers, else the pool of collected
         chunkers'), so a kept chunk never changes. Smaller ones go through one staging buffer and
         are copied out (a kept chunk then holds its own bytes, not a buffer)."""
         small = [w for w in (self.block_size, self.header_size) if 0 < w < READ_SIZE]

@@ -1,6 +1,6 @@
 """The row type of a family's kernel list (chunkers/csrc/<family>/kernels.def), apart from selection.
 
-chunkers.driver builds these rows from the compiled lists and chunkers.registry selects among them;
+chunkers.kerneltable builds these rows from the compiled lists and chunkers.registry selects among them;
 both import this module, which imports neither (chunkers.registry re-exports its names).
 """
 
@@ -29,3 +29,5 @@ class Kernel(NamedTuple):
     freestanding: tuple | None  # None: verified natively only; else the kernels whose files its
                                 # freestanding emulator image also needs (conformance.tools.emulate)
     rank: dict                  # RANKED machine -> its place in the default order (1 first, 0 never)
+    reference: bool = False     # the family's reference kernel (one row of each list: portable, no CPU
+                                # feature; the sequential loop the others are checked against)

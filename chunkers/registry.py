@@ -46,6 +46,10 @@ class Family(NamedTuple):
     @classmethod
     def of(cls, name: str, env_var: str | None, rows) -> Family:
         """The family whose kernels and defaults are those of its kernel list ``rows``."""
+        refs = [k for k in rows if k.reference]
+        if len(refs) != 1 or refs[0].target != PORTABLE or refs[0].cpu:
+            raise ValueError(f"{name}: a kernel list needs exactly one reference row, portable and needing no CPU "
+                             f"feature (has {', '.join(k.name for k in refs) or 'none'})")
         kernels = [(k.name, k.built, k.cpu) for k in rows if k.here]
         defaults = {m: tuple(k.name for k in sorted(rows, key=lambda k: k.rank[m]) if k.rank[m]) for m in RANKED}
         return cls(name, env_var, kernels, defaults, tuple(rows))
@@ -74,7 +78,7 @@ def register(family: Family) -> None:
 def register_single(name: str) -> None:
     """Add a chunker family that has a single implementation, listed as the kernel SINGLE."""
     register(Family.of(name, None, [Kernel(SINGLE, None, None, PORTABLE, True, True, (), None,
-                                           dict.fromkeys(RANKED, 1))]))
+                                           dict.fromkeys(RANKED, 1), True)]))
 
 
 def families() -> list[str]:
@@ -87,6 +91,13 @@ def families() -> list[str]:
 def rows(family: str) -> tuple:
     """Every :class:`Kernel` of ``family``'s kernel list, of every build target, in its order."""
     return _family(family).rows
+
+
+def reference(family: str) -> str:
+    """The name of ``family``'s reference kernel: the row of its kernel list marked reference
+    (kernels.def; SINGLE for a single implementation), portable and needing no CPU feature, so it
+    runs everywhere: the sequential loop the other kernels are checked against."""
+    return next(k.name for k in rows(family) if k.reference)
 
 
 def all_names() -> tuple:
@@ -118,7 +129,7 @@ def _features_hiding(hide: str) -> frozenset:
     """The usable features less those named in ``hide`` (a HIDE_ENV value). Cached: the CPU does
     not change under a process, and resolving a kernel per chunker made the CPUID probe a fifth
     of a conformance run (profiled: 309k calls, 19 s of 165 s)."""
-    from chunkers.driver import cpu_features
+    from chunkers.kerneltable import cpu_features
     hidden = {f.strip().lower() for f in hide.split(",")} - {""}
     if hidden - cpu_features(known=True):     # a misspelt name would hide nothing, silently
         raise ValueError(f"{HIDE_ENV}: unknown CPU feature {', '.join(sorted(hidden - cpu_features(known=True)))}; "

@@ -62,7 +62,7 @@ def measure(size: int = 16 << 20, rounds: int = 7, seed: int = 0, families=None,
 
 def document(mb_s: dict) -> dict:
     """The defaults file for measurements ``mb_s`` (the fastest kernel per family)."""
-    from chunkers.driver import cpu_features
+    from chunkers.kerneltable import cpu_features
     return {"format": FORMAT, "cpu": cpu_model(), "machine": platform.machine(),
             "features": sorted(cpu_features()),
             "defaults": {f: max(ks, key=ks.get) for f, ks in sorted(mb_s.items())}, "mb_s": mb_s}

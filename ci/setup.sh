@@ -21,7 +21,7 @@ fi
 
 # What a build depends on: tracked or not, every source of the extensions and the build files.
 stamp_of() {
-    { find chunkers/csrc -type f \( -name '*.c' -o -name '*.h' -o -name '*.def' \); ls chunkers/*.pyx chunkers/*.pxd;
+    { find chunkers/csrc -type f \( -name '*.c' -o -name '*.h' -o -name '*.def' \); ls chunkers/*.pyx chunkers/*.pxd chunkers/*.pxi;
       echo setup.py; echo pyproject.toml; } |
         LC_ALL=C sort -u | xargs sha256sum
     echo "CHUNKERS_CFLAGS=${CHUNKERS_CFLAGS:-}"

@@ -3,7 +3,7 @@
  * A family's kernel list, <family>/kernels.def, is the only place its kernels
  * are named: one X-macro row per kernel of every build target,
  *
- *   CK_KERNEL(name, symbol, target, built, cpu, freestanding, rank_x86_64, rank_aarch64, rank_other)
+ *   CK_KERNEL(name, symbol, target, built, cpu, freestanding, reference, rank_x86_64, rank_aarch64, rank_other)
  *
  *   name          registry name (kernel=, the selector variable, CK_PROVENANCE)
  *   symbol        its function, defined in <family>/<name>.c
@@ -14,6 +14,10 @@
  *   freestanding  NULL: verified natively only; else the x86-64 emulator
  *                 (conformance/tools/emulate) builds it freestanding, with the files
  *                 of the kernels named here (space-separated) that it calls
+ *   reference     1 for the family's reference kernel, else 0: exactly one row
+ *                 of every list, portable and needing no CPU feature (the
+ *                 sequential loop the other kernels are checked against;
+ *                 chunkers.registry.reference)
  *   rank_*        its place in the default order on x86-64, aarch64 and any
  *                 other machine: the first runnable of rank 1, 2, ... is the
  *                 default; 0 never is (measured, README "Kernels")
@@ -42,6 +46,7 @@ typedef struct {
     const char *target;         /* "x86-64", "aarch64" or "portable" */
     const char *freestanding;   /* NULL, or the kernels whose files its freestanding image also needs */
     unsigned char rank[3];      /* rank_x86_64, rank_aarch64, rank_other */
+    int reference;              /* 1: the family's reference kernel (one row of each list) */
 } ck_kernel;
 
 /* Build-target switches for the ISA tiers. */
@@ -73,9 +78,10 @@ typedef struct {
 #define CK_SEL_1(a, b) a
 
 /* The registry row of a kernel of ``family`` (a string literal, its directory). */
-#define CK_ROW(family, name, symbol, target, built, cpu, freestanding, rank_x86_64, rank_aarch64, rank_other) \
+#define CK_ROW(family, name, symbol, target, built, cpu, freestanding, reference, rank_x86_64, rank_aarch64, \
+               rank_other) \
     {name, CK_SEL(CK_HERE_##target, CK_SEL(built, (ck_fn)symbol, NULL), NULL), cpu, CK_HERE_##target, #symbol, \
-     family "/" name ".c", CK_TARGET_NAME_##target, freestanding, {rank_x86_64, rank_aarch64, rank_other}},
+     family "/" name ".c", CK_TARGET_NAME_##target, freestanding, {rank_x86_64, rank_aarch64, rank_other}, reference},
 
 /* Declares a kernel's function (``type``: the family's scan function type)
  * and ck_name_<symbol>, its name for CK_PROVENANCE: every file including the
