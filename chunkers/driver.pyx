@@ -26,11 +26,6 @@ from chunkers.sources cimport _FdReader
 from chunkers.chunk import Chunk
 from chunkers.sources import _byte_view, open_source
 
-# The read-buffer pool as the suite reaches it today (chunkers.driver.<name>: conformance/tests/
-# test_driver.py, test_buzhash_fixed.py); its home is chunkers.bufpool: this import goes once the
-# suite imports them from there.
-from chunkers.bufpool import _orphan_buffers, give_back, keep_buffers, read_buffer_bytes, take_buffer  # noqa: F401
-
 READ_SIZE = 1 << 20
 """Bytes requested per read from a stream source, at least (the free buffer space); per read of
 the read-ahead thread, exactly (at most the free space)."""

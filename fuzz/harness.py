@@ -27,20 +27,16 @@ def check(cond: bool, message) -> None:
         raise Finding(message() if callable(message) else message)
 
 
-PORTABLE = ("scalar", "evp")
-"""The portable reference kernels (every build runs them) that the others are compared with."""
-
-
 @functools.cache
 def kernel_inventory(family: str) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
     """``(runnable, not_run)`` for a kernel family (a chunkers.registry family
-    name): the kernel names that run here (the portable reference, scalar or
-    evp, first) and ``(name, reason)`` for every known kernel that cannot
+    name): the kernel names that run here (the family's portable reference
+    kernel first) and ``(name, reason)`` for every known kernel that cannot
     (spec 01 §11.2, 06 §8.5 reasons). Never empty: the reference always runs."""
-    from chunkers.registry import kernels
+    from chunkers.registry import kernels, reference
 
     rows = [r for r in kernels() if r.family == family]
-    runnable = sorted((r.kernel for r in rows if r.runs), key=lambda k: k not in PORTABLE)
+    runnable = sorted((r.kernel for r in rows if r.runs), key=lambda k: k != reference(family))
     return tuple(runnable), tuple((r.kernel, r.reason) for r in rows if not r.runs)
 
 

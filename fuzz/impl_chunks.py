@@ -283,7 +283,7 @@ def run(raw: bytes, impl=None) -> None:
     family = CHUNKERS[params[0]].family
     ref, want = _reference(case)
     bounds = size_bounds(kind, ref)
-    check_chunks(_describe(case, "ours", kind.reference or "single"), want, data, bounds)
+    check_chunks(_describe(case, "ours", kind.reference), want, data, bounds)
     if model() is not None and len(data) <= MODEL_MAX and (case["key"] is None or case["key"] in KEYS):
         from impls import Model
         sizes = Model().chunk_sizes(params, data, key=case["key"], seed=case["seed"],
@@ -304,7 +304,7 @@ def run(raw: bytes, impl=None) -> None:
             raise Finding(f"{name}: raised {exc!r}") from exc
         if got != want:     # (the reference passed check_chunks: equal chunks pass it too)
             check_chunks(name, got, data, bounds)
-            raise Finding(f"{name}: chunks differ from our reference kernel {kind.reference or 'single'}: "
+            raise Finding(f"{name}: chunks differ from our reference kernel {kind.reference}: "
                           f"{_first_difference(want, got)}")
 
 

@@ -118,6 +118,7 @@ def _mask(inp: Input) -> int:
 
 def _decode(name: str):
     def decode(inp: Input):
+        from chunkers.registry import reference
         source = _source(inp, name)
         ctx = _context(name, source)
         m = _mask(inp)
@@ -134,8 +135,8 @@ def _decode(name: str):
         elif state_kind == "noncanonical" and name == "goldilocks-aes":
             state = GOLDILOCKS_P + state % (U64 + 1 - GOLDILOCKS_P)
 
-        def cut_value_at(q: int) -> int:        # evp's digest at start + q (best effort: no earlier hit)
-            return ctx.cut_value(ctx.scan(buf, start, q + 1, state, U64, "evp")[1])
+        def cut_value_at(q: int) -> int:        # the reference's digest at start + q (best effort: no earlier hit)
+            return ctx.cut_value(ctx.scan(buf, start, q + 1, state, U64, reference("aes"))[1])
 
         m = plant(m, where, n, cut_value_at)
         return name, source, ctx, buf, start, n, state, m
@@ -202,7 +203,7 @@ def _material_seeds(name: str) -> list:
 
 FAMILIES = {
     chunker.replace("-", "_"): ScanFamily(chunker.replace("-", "_"), _decode(chunker), _run, _model,
-                                          lambda case: case[5], _seeds(chunker), kernels="aes", reference="evp",
+                                          lambda case: case[5], _seeds(chunker), kernels="aes",
                                           model_max=MODEL_MAX)
     for chunker in ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
 }

@@ -37,7 +37,8 @@ class ScanFamily(NamedTuple):
     case); ``span(case)`` the scanned length; ``seeds() -> list of field
     dicts`` (see fuzz.input.Script); ``kernels``: the family's name in the
     kernel registry (chunkers.registry; default: ``name``); ``reference``:
-    the portable kernel every other kernel is compared with; ``model_max``:
+    the portable kernel every other kernel is compared with (the family's
+    reference row); ``model_max``:
     the longest span (positions) also checked against the model.
     """
 
@@ -48,12 +49,16 @@ class ScanFamily(NamedTuple):
     span: Callable
     seeds: Callable
     kernels: str = ""
-    reference: str = "scalar"
     model_max: int = MODEL_MAX
 
     @property
     def registry_family(self) -> str:
         return self.kernels or self.name
+
+    @property
+    def reference(self) -> str:
+        from chunkers.registry import reference
+        return reference(self.registry_family)
 
 
 def mask(inp: Input) -> int:

@@ -55,10 +55,11 @@ def _gear(key: bytes) -> array:
 # fastcdc (spec 02): state fp, high masks in the chunker, but kernels must take any mask.
 
 def _fastcdc_state_at(gear, span, state, q) -> int:
-    """fp after byte q by the scalar kernel with the full mask (stops early only at fp == 0:
+    """fp after byte q by the reference kernel with the full mask (stops early only at fp == 0:
     the plant is best effort, any mask is a valid case)."""
     from chunkers.fastcdc import scan
-    return scan(gear, span[:q + 1], state, U64, "scalar")[1]
+    from chunkers.registry import reference
+    return scan(gear, span[:q + 1], state, U64, reference("fastcdc"))[1]
 
 
 def _fastcdc_decode(inp: Input):
@@ -126,10 +127,11 @@ class _ModelRotated:
 
 
 def _buzhash64_state_at(t, w, span, state, q) -> int:
-    """The hash of the window at step q by the scalar kernel with the full mask
+    """The hash of the window at step q by the reference kernel with the full mask
     (stops early only at a zero hash: the plant is best effort)."""
     from chunkers.buzhash64 import scan
-    return scan(t, w, span[:q + w], state, U64, "scalar")[1]
+    from chunkers.registry import reference
+    return scan(t, w, span[:q + w], state, U64, reference("buzhash64"))[1]
 
 
 def _buzhash64_decode(inp: Input):

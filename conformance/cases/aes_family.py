@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 from conformance.cases import aes_segments
-from conformance.cases.aes_kernels import CHUNKERS, HISTORY, P, digest, run
+from conformance.cases.aes_kernels import CHUNKERS, HISTORY, P, REFERENCE, digest, run
 from conformance.cases.catalogue import SPAN_LENGTHS
 from conformance.cases.common import common_cases, lane_cases
 from conformance.cases.scan import ScanCase
@@ -32,7 +32,7 @@ def _plant_lanes(rng: random.Random, chunker: str) -> list:
                 history, span = rng.randbytes(HISTORY), rng.randbytes(rng.randrange(max(j + 1, 34), 100))
                 case = _case(f"aes-lane-{j}", key, history, span, 2 * rng.randrange(32) + parity,
                              digest(key, history), (1 << rng.choice((3, 4, 5))) - 1)
-                if run(case, "evp")[0] == j:
+                if run(case, REFERENCE)[0] == j:
                     out.append(case)
                     break
     return out

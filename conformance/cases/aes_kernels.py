@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import functools
 
+from chunkers.registry import reference
 from conformance.cases.scan import ScanCase, aligned, key_bytes
 
+REFERENCE = reference("aes")
+"""The AES reference kernel (its kernel list's reference row): plants are found on it."""
 CHUNKERS = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
 HISTORY = 64
 P = (1 << 64) - (1 << 32) + 1

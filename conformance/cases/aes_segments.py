@@ -46,7 +46,7 @@ def hit_window(key: str) -> bytes:
     while True:
         buf = rng.randbytes(HISTORY + (8 << 20))
         r, _ = aes_kernels.context(key).scan(buf, HISTORY, len(buf) - HISTORY, digest(key, buf[:HISTORY]), PLANT_MASK,
-                                            "evp")
+                                            aes_kernels.REFERENCE)
         if r >= 0:
             return buf[r + 1:r + 1 + HISTORY]          # the window ending at span position r
 
@@ -54,7 +54,7 @@ def hit_window(key: str) -> bytes:
 def _hits(key: str, data: bytes, j: int) -> bool:
     """True if span position j of data (history + span) is a hit under PLANT_MASK."""
     return aes_kernels.context(key).scan(data, HISTORY + j, 1, digest(key, data[j:j + HISTORY]), PLANT_MASK,
-                                        "evp")[0] == 0
+                                        aes_kernels.REFERENCE)[0] == 0
 
 
 def planted(rng: random.Random, group: str, key: str, n: int, plants: list) -> ScanCase:
@@ -67,7 +67,8 @@ def planted(rng: random.Random, group: str, key: str, n: int, plants: list) -> S
             data[j + 1:j + 1 + HISTORY] = w
         data = bytes(data)
         case = ScanCase("aes", group, key, data, rng.randrange(64), digest(key, data[:HISTORY]), PLANT_MASK)
-        if aes_kernels.run(case, "evp")[0] == min(plants) and all(_hits(key, data, j) for j in plants):
+        first = aes_kernels.run(case, aes_kernels.REFERENCE)[0]
+        if first == min(plants) and all(_hits(key, data, j) for j in plants):
             return case
     raise RuntimeError(f"could not plant {plants} in {n} positions for {key}")
 

@@ -18,6 +18,7 @@ from conformance.cases import aes_family, segments
 from conformance.cases.common import common_cases, lane_cases
 from conformance.cases.kernels import KERNELS
 from conformance.cases.scan import ScanCase, mask_of
+from chunkers.registry import reference
 from impls.families import FAMILY_CHUNKERS
 
 
@@ -92,7 +93,7 @@ FAMILIES: dict[str, Family] = {
     "buzhash": Family("buzhash", *_scan("buzhash", _buzhash_cases),
                       ["buzhash,6,12,8,65", "buzhash,6,12,8,63", ("buzhash", 6, 12, 4, 1), "buzhash,10,16,12,4095",
                        "buzhash,19,23,21,4095"], FAMILY_CHUNKERS["buzhash"]),
-    "fixed": Family("fixed", "single", None, None, None,
+    "fixed": Family("fixed", reference("fixed"), None, None, None,
                     ["fixed,64", "fixed,4096,123", "fixed,1000,-5", "fixed,65536,100000"], FAMILY_CHUNKERS["fixed"]),
     "aes": Family("aes", *_scan("aes", aes_family.cases),
                   ["toeplitz-aes,6,12,8,0", "rabin-aes,6,12,8,1", "goldilocks-aes,6,12,8,2", "toeplitz-aes,6,12,8,3",

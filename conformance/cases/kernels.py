@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
+from chunkers.registry import reference
 from conformance.cases import aes_kernels
 from conformance.cases.scan import ScanCase, aligned, key_bytes, seed_of
 
@@ -76,10 +77,10 @@ def buzhash_model(case: ScanCase) -> tuple:
 
 
 KERNELS: dict[str, Kernels] = {
-    "fastcdc": Kernels("scalar", fastcdc_run, fastcdc_model),
-    "buzhash64": Kernels("scalar", buzhash64_run, buzhash64_model),
-    "buzhash": Kernels("single", buzhash_run, buzhash_model),
-    "aes": Kernels("evp", aes_kernels.run, aes_kernels.model),
+    "fastcdc": Kernels(reference("fastcdc"), fastcdc_run, fastcdc_model),
+    "buzhash64": Kernels(reference("buzhash64"), buzhash64_run, buzhash64_model),
+    "buzhash": Kernels(reference("buzhash"), buzhash_run, buzhash_model),
+    "aes": Kernels(aes_kernels.REFERENCE, aes_kernels.run, aes_kernels.model),
 }
 """The scan families' runs (fixed has no scan level)."""
 

@@ -16,7 +16,7 @@ import struct
 import pytest
 
 import chunkers
-from chunkers import buzhash, cli
+from chunkers import bufpool, buzhash, cli
 from chunkers.params import ParamsError, parse_params
 from conformance import spec_values as spec
 from vectors.generators import sha_ctr
@@ -226,31 +226,29 @@ def test_fixed_buffers_are_reused_never_while_a_chunk_refers_to_them():
     """A kept chunk's buffer is never read into again; dropped chunks' buffers are: streams of
     1 MiB blocks keep at most two buffers alive, and a new chunker takes a collected one's
     free buffers instead of new memory. Chunks kept from the first stream keep their bytes."""
-    driver = chunkers.driver
     data, other = sha_ctr(6 * MIB + 5), sha_ctr(6 * MIB + 5)[3:]
     f = chunkers.Fixed(MIB)
     kept = list(f.chunkify(io.BytesIO(data)))           # every buffer held by a kept chunk
-    base = driver.read_buffer_bytes(reset_peak=True)[0]
+    base = bufpool.read_buffer_bytes(reset_peak=True)[0]
     assert b"".join(c.tobytes() for c in f.chunkify(io.BytesIO(other))) == other
-    assert driver.read_buffer_bytes()[1] - base <= 2 * MIB
-    driver._orphan_buffers.clear()
+    assert bufpool.read_buffer_bytes()[1] - base <= 2 * MIB
+    bufpool._orphan_buffers.clear()
     del f                                               # its two free buffers go to the pool
-    base = driver.read_buffer_bytes(reset_peak=True)[0]
+    base = bufpool.read_buffer_bytes(reset_peak=True)[0]
     assert b"".join(c.tobytes() for c in chunkers.Fixed(MIB).chunkify(io.BytesIO(other))) == other
-    assert driver.read_buffer_bytes()[1] == base        # no new buffer
+    assert bufpool.read_buffer_bytes()[1] == base        # no new buffer
     assert b"".join(c.tobytes() for c in kept) == data
 
 
 def test_fixed_small_blocks_after_a_large_header_are_bytes_of_their_own():
     """A header of 1 MiB is a view of a buffer of its own size; the 4 KiB blocks after it, all
     kept, are bytes (each held a header-sized buffer before: 2 GiB for 9 MB of data)."""
-    driver = chunkers.driver
     data = sha_ctr(3 * MIB)
-    base = driver.read_buffer_bytes(reset_peak=True)[0]
+    base = bufpool.read_buffer_bytes(reset_peak=True)[0]
     chunks = list(chunkers.Fixed(4096, MIB).chunkify(io.BytesIO(data)))
     assert isinstance(chunks[0].data, memoryview) and len(memoryview(chunks[0].data.obj)) == MIB
     assert all(type(c.data) is bytes for c in chunks[1:]) and len(chunks) == 1 + 512
-    assert driver.read_buffer_bytes()[1] - base <= MIB
+    assert bufpool.read_buffer_bytes()[1] - base <= MIB
     assert b"".join(c.tobytes() for c in chunks) == data
     small_header = list(chunkers.Fixed(MIB, 100).chunkify(io.BytesIO(data)))
     assert type(small_header[0].data) is bytes and all(len(memoryview(c.data.obj)) == MIB for c in small_header[1:])
@@ -259,15 +257,14 @@ def test_fixed_small_blocks_after_a_large_header_are_bytes_of_their_own():
 def test_fixed_finalizer_moves_its_buffers():
     """A Fixed's finalizer moves its kept buffers to the pool: run twice (a finalizer resurrecting
     it, or called by hand) it puts each buffer there once, and the Fixed streams on with new ones."""
-    driver = chunkers.driver
     data = sha_ctr(3 * MIB)
     f = chunkers.Fixed(MIB)
     assert b"".join(c.tobytes() for c in f.chunkify(io.BytesIO(data))) == data
     mine = [id(b) for b in f._buffers]
-    driver._orphan_buffers.clear()
+    bufpool._orphan_buffers.clear()
     f.__del__()
     f.__del__()
-    assert f._buffers == [] and sorted(id(b) for b in driver._orphan_buffers) == sorted(mine) and len(mine) == 2
+    assert f._buffers == [] and sorted(id(b) for b in bufpool._orphan_buffers) == sorted(mine) and len(mine) == 2
     assert b"".join(c.tobytes() for c in f.chunkify(io.BytesIO(data))) == data
 
 

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 import chunkers
+from chunkers import bufpool
 from vectors.generators import sha_ctr
 
 KEY = bytes(32)
@@ -89,22 +90,21 @@ def _buffers_of(chunks):
 def test_buffers_of_a_collected_chunker_go_to_the_next_one():
     """A collected chunker's read buffers (at most two, the newest) are taken by the next chunker
     of the same max_size instead of new memory; a chunker of another max_size makes its own."""
-    driver = chunkers.driver
-    driver._orphan_buffers.clear()
+    bufpool._orphan_buffers.clear()
     data = sha_ctr(3 << 20)
-    size = (1 << 10) + driver.READ_SIZE
+    size = (1 << 10) + chunkers.driver.READ_SIZE
     for _ in range(3):          # each stream moves its uncut bytes: two buffers per chunker
         c = fastcdc()
         assert sum(x.size for x in c.chunkify(io.BytesIO(data))) == len(data)
         del c
-    left = list(driver._orphan_buffers)
+    left = list(bufpool._orphan_buffers)
     assert len(left) == 2 and [len(memoryview(b)) for b in left] == [size, size]
     o = chunkers.FastCDC(KEY, 6, 11, 8, 0)
     other = list(o.chunkify(io.BytesIO(data[:5000])))
-    assert not _buffers_of(other) & {id(b) for b in left} and driver._orphan_buffers == left
+    assert not _buffers_of(other) & {id(b) for b in left} and bufpool._orphan_buffers == left
     c = fastcdc()
     chunks = list(c.chunkify(io.BytesIO(data)))      # every chunk kept: both taken, then new ones
-    assert {id(b) for b in left} <= _buffers_of(chunks) and driver._orphan_buffers == []
+    assert {id(b) for b in left} <= _buffers_of(chunks) and bufpool._orphan_buffers == []
     assert b"".join(x.tobytes() for x in chunks) == data
 
 
@@ -112,11 +112,10 @@ def test_buffers_a_kept_chunk_refers_to_are_not_reused():
     """Chunks kept from a collected chunker keep their bytes while other chunkers of the same
     max_size stream other data: its buffers go to the pool with the rest, but a buffer is taken
     only once no chunk refers to it."""
-    driver = chunkers.driver
-    driver._orphan_buffers.clear()
+    bufpool._orphan_buffers.clear()
     data, other = sha_ctr(3 << 20), sha_ctr(3 << 20)[1:]
     kept = list(fastcdc().chunkify(io.BytesIO(data)))
-    assert _buffers_of(kept) & {id(b) for b in driver._orphan_buffers}
+    assert _buffers_of(kept) & {id(b) for b in bufpool._orphan_buffers}
     used = set()
     for _ in range(3):
         chunks = list(fastcdc().chunkify(io.BytesIO(other)))
@@ -132,14 +131,13 @@ def test_new_read_buffers_are_zero_filled_and_page_aligned():
     stale process memory) and starts at a page boundary (csrc/readbuf.h: read(2) into a buffer 16
     bytes into its page, as calloc gives, ran at a third of the speed)."""
     import ctypes
-    driver = chunkers.driver
     data = sha_ctr(3000)
     for max_exp in (10, 21):
-        driver._orphan_buffers.clear()
+        bufpool._orphan_buffers.clear()
         chunks = list(chunkers.FastCDC(KEY, 6, max_exp, 8, 0).chunkify(io.BytesIO(data)))
         buf = chunks[0].data.obj
         mem = memoryview(buf)
-        assert len(mem) == (1 << max_exp) + driver.READ_SIZE
+        assert len(mem) == (1 << max_exp) + chunkers.driver.READ_SIZE
         assert mem[:3000] == data and mem[3000:].tobytes() == bytes(len(mem) - 3000)
         assert ctypes.addressof(ctypes.c_char.from_buffer(buf)) % mmap.PAGESIZE == 0
 
@@ -238,17 +236,16 @@ def test_a_read_buffer_that_cannot_be_had_is_a_memory_error(tmp_path):
 def test_buffer_pool_functions_refuse_what_is_not_a_read_buffer():
     """take_buffer / keep_buffers / give_back (shared by the chunkers) check what they are given:
     a TypeError, the pool untouched; a read buffer of no bytes is a ValueError."""
-    driver = chunkers.driver
-    driver._orphan_buffers.clear()
+    bufpool._orphan_buffers.clear()
     with pytest.raises(TypeError):
-        driver.give_back(["x"])
+        bufpool.give_back(["x"])
     with pytest.raises(TypeError):
-        driver.keep_buffers([], (1, "a"))
+        bufpool.keep_buffers([], (1, "a"))
     with pytest.raises(TypeError):
-        driver.take_buffer(["x"], 4096)
-    assert driver._orphan_buffers == []
+        bufpool.take_buffer(["x"], 4096)
+    assert bufpool._orphan_buffers == []
     with pytest.raises(ValueError, match="at least one byte"):
-        driver.take_buffer([], 0)
+        bufpool.take_buffer([], 0)
     assert list(fastcdc().chunkify(io.BytesIO(b"x" * 100)))[0].size == 100
 
 
@@ -282,9 +279,9 @@ def test_stream_memory_is_bounded_when_chunks_are_dropped():
     size = (1 << 16) + chunkers.driver.READ_SIZE
     for keep in (False, True):
         chunker = chunkers.FastCDC(KEY, 10, 16, 12, 0)
-        base = chunkers.driver.read_buffer_bytes(reset_peak=True)[0]
+        base = chunkers.bufpool.read_buffer_bytes(reset_peak=True)[0]
         kept = [c for c in chunker.chunkify(io.BytesIO(data)) if keep]
-        peak = chunkers.driver.read_buffer_bytes()[1]
+        peak = chunkers.bufpool.read_buffer_bytes()[1]
         assert peak - base < 4 * size if not keep else peak - base > 20 * size, (base, peak)
         assert sum(c.size for c in kept) == (len(data) if keep else 0)
         del kept, chunker
