@@ -135,12 +135,14 @@ def test_coverage_exclusions_parse():
 
 
 def test_every_subpackage_is_installed():
-    """`pip install .` ships every package under chunkers/, conformance/ and vectors/: a missing
-    one (conformance.tools.mutants was) breaks `pytest --pyargs conformance` at collection."""
+    """`pip install .` ships every package under chunkers/, model/, impls/, vectors/ and
+    conformance/: a missing one (conformance.tools.mutants was) breaks `pytest --pyargs
+    conformance` at collection."""
     import tomllib
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(REPO).parts)
-             for top in ("chunkers", "conformance", "vectors") for p in (REPO / top).rglob("__init__.py")
+             for top in ("chunkers", "model", "impls", "vectors", "conformance")
+             for p in (REPO / top).rglob("__init__.py")
              if "stub_borg" not in p.parts and "build" not in p.relative_to(REPO).parts}
     assert found - listed == set(), "packages missing from pyproject.toml [tool.setuptools] packages"
 

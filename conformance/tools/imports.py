@@ -1,0 +1,144 @@
+"""The import graph of the project's packages: no circle, no upward import.
+
+The packages are layered, each importing only those before it in
+:data:`LAYERS`: the product (``chunkers``), the independent model, the
+implementation adapters, the golden vectors, the suite, the fuzz targets.
+Every import counts, at module level or inside a function, Python (``ast``)
+and Cython (``.pyx``/``.pxd``: ``cimport`` and ``import`` lines); tests are
+left out (they may import anything). ``python -m conformance.tools.imports``
+prints the edges between packages and exits 1 on a circle or an upward edge.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+LAYERS = ("chunkers", "model", "impls", "vectors", "conformance", "fuzz")
+_CYTHON_IMPORT = re.compile(r"\s*(?:from\s+([\w.]+)\s+c?import\s+\(?\s*(\w+)|c?import\s+([\w.]+))")
+
+
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Module name -> source file, for every package in LAYERS (tests and build outputs left out)."""
+    out = {}
+    for pkg in LAYERS:
+        for p in sorted((root / pkg).rglob("*")):
+            rel = p.relative_to(root)
+            if p.suffix not in (".py", ".pyx") or "tests" in rel.parts or any(
+                    x.startswith(".") or x == "build" for x in rel.parts):
+                continue
+            name = ".".join(rel.with_suffix("").parts)
+            out[name.removesuffix(".__init__")] = p
+    return out
+
+
+def _resolve(name: str, mods) -> str | None:
+    while name and name not in mods:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def _declarations_only(name: str, root: Path) -> bool:
+    """True if module ``name`` is a .pxd alone (C declarations, cimported: nothing imported at run time)."""
+    stem = root.joinpath(*name.split("."))
+    return stem.with_suffix(".pxd").exists() and not any(stem.with_suffix(x).exists() for x in (".pyx", ".py"))
+
+
+def _imports(name: str, path: Path, mods, root: Path) -> set[str]:
+    src = path.read_text()
+    found = []
+    if path.suffix == ".pyx":
+        for line in src.splitlines():
+            m = _CYTHON_IMPORT.match(line)
+            target = m and (m.group(3) or m.group(1))
+            if not m or _declarations_only(target, root):
+                continue                        # a .pxd without a module (C declarations): no import at run time
+            found.append(f"{m.group(1)}.{m.group(2)}" if m.group(1) else target)
+    else:
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.Import):
+                found += [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                    base = ".".join(parts + ([base] if base else []))
+                found += [f"{base}.{a.name}" for a in node.names]
+    return {t for t in (_resolve(f, mods) for f in found) if t and t != name}
+
+
+def graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """Module -> the project modules it imports."""
+    mods = modules(root)
+    return {name: _imports(name, path, mods, root) for name, path in mods.items()}
+
+
+def cycles(g: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(g.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while not comp or comp[-1] != v:
+                comp.append(stack.pop())
+                on.discard(comp[-1])
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 10 * len(g) + 100))
+    try:
+        for v in sorted(g):
+            if v not in index:
+                visit(v)
+    finally:
+        sys.setrecursionlimit(limit)
+    return out
+
+
+def package_edges(g: dict[str, set[str]]) -> Counter:
+    """(package, package it imports) -> number of module-level edges."""
+    return Counter((m.split(".")[0], t.split(".")[0]) for m, ts in g.items() for t in ts
+                   if m.split(".")[0] != t.split(".")[0])
+
+
+def upward(edges: Counter) -> list[tuple[str, str]]:
+    """The package edges that point up LAYERS (a lower package importing a higher one)."""
+    return sorted(e for e in edges if LAYERS.index(e[0]) < LAYERS.index(e[1]))
+
+
+def main() -> int:
+    g = graph()
+    edges = package_edges(g)
+    for (a, b), n in sorted(edges.items(), key=lambda e: (LAYERS.index(e[0][0]), LAYERS.index(e[0][1]))):
+        print(f"{a:12} -> {b:12} {n:3} module edges")
+    bad = 0
+    for comp in cycles(g):
+        print("import circle: " + " <-> ".join(comp))
+        bad += 1
+    for a, b in upward(edges):
+        who = sorted(m for m, ts in g.items() if m.split(".")[0] == a and any(t.split(".")[0] == b for t in ts))
+        print(f"upward import: {a} -> {b} (from {', '.join(who)})")
+        bad += 1
+    print(f"{len(g)} modules in {len(LAYERS)} packages (layers: {' < '.join(LAYERS)}): "
+          + ("no import circle, no upward import" if not bad else f"{bad} problems"))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
