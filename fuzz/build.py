@@ -20,6 +20,7 @@ come from ``$CFLAGS``, which distutils adds to every compile and link.
 from __future__ import annotations
 
 import glob
+import hashlib
 import importlib.util
 import json
 import os
@@ -66,6 +67,29 @@ def missing_requirements(cc: str = "clang", cflags: str = VARIANTS["asan"][0]) -
     return out
 
 
+def source_digest() -> str:
+    """SHA-256 over what a build is compiled and copied from: chunkers' Python and Cython files,
+    its C sources (chunkers/csrc) and setup.py (not the .c files Cython writes next to the .pyx)."""
+    pkg = ROOT / "chunkers"
+    files = [p for p in pkg.iterdir() if p.suffix in (".py", ".pyx", ".pxd", ".pxi")]
+    files += [p for p in (pkg / "csrc").rglob("*") if p.suffix in (".c", ".h", ".def")]
+    h = hashlib.sha256()
+    for p in sorted(files + [ROOT / "setup.py"]):
+        h.update(f"{p.relative_to(ROOT)}\0".encode() + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def stale(variant_dir: Path) -> str | None:
+    """Why the build in ``variant_dir`` cannot be used (one line: none there, or built from other
+    sources than the tree's now), or None."""
+    info = Path(variant_dir) / "BUILD_INFO.json"
+    if not info.exists():
+        return f"no instrumented build in {variant_dir}: run python -m fuzz build"
+    if json.loads(info.read_text()).get("sources") != source_digest():
+        return f"the build in {variant_dir} was made from other sources than chunkers/ now: run python -m fuzz build"
+    return None
+
+
 def build(variant: str = "asan", out: Path | None = None, jobs: int = 2) -> Path:
     """Compile every extension for ``variant`` into ``out`` (default
     fuzz/build/<variant>) with clang and return it. Raises LookupError when
@@ -83,13 +107,14 @@ def build(variant: str = "asan", out: Path | None = None, jobs: int = 2) -> Path
     env["CHUNKERS_CFLAGS"] = cflags
     env["LDFLAGS"] = f"{os.environ.get('LDFLAGS', '')} {ldflags}".strip()
     shutil.rmtree(out, ignore_errors=True)
+    sources = source_digest()
     subprocess.run([sys.executable, "setup.py", "-q", "build_ext", "--force", "-j", str(jobs),
                     "-b", str(out), "-t", str(out / "tmp")], cwd=ROOT, env=env, check=True)
     for f in glob.glob(str(ROOT / "chunkers" / "*.py")):
         shutil.copy(f, out / "chunkers")
     (out / "BUILD_INFO.json").write_text(json.dumps(
         {"variant": variant, "sanitizer": os.environ.get("SANITIZER", ""), "cc": cc, "cflags": cflags,
-         "ldflags": ldflags, "env_cflags": os.environ.get("CFLAGS", "")}, indent=1))
+         "ldflags": ldflags, "env_cflags": os.environ.get("CFLAGS", ""), "sources": sources}, indent=1))
     return out
 
 

@@ -272,8 +272,9 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
     python, kernels = Path(sys.executable), []
     if impl == "ours" or variant_dir:       # absolute: libFuzzer runs in the artifacts directory
         variant_dir = Path(variant_dir or fbuild.build_dir("asan")).resolve()
-        if not (variant_dir / "BUILD_INFO.json").exists():
-            raise FileNotFoundError(f"no instrumented build in {variant_dir}: run python -m fuzz build")
+        why = fbuild.stale(variant_dir)
+        if why:
+            raise FileNotFoundError(why)
     if spec.impl:
         python = fbuild.impl_python(impl)
         env = fbuild.impl_env(impl, python, variant_dir, spec.pymalloc)

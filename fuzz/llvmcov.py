@@ -53,7 +53,7 @@ def _tool(name: str) -> str:
 def collect(target: str, variant_dir: Path | None = None) -> Path:
     """Replay the target's inputs under the coverage build; returns the merged .profdata."""
     variant_dir = Path(variant_dir or fbuild.build_dir("coverage"))
-    if not (variant_dir / "BUILD_INFO.json").exists():
+    if fbuild.stale(variant_dir):
         fbuild.build("coverage", variant_dir)
     prof = ARTIFACT_ROOT / target / "profile"
     shutil.rmtree(prof, ignore_errors=True)

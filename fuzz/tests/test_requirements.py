@@ -1,6 +1,7 @@
 """``python -m fuzz build`` says exactly what is missing (fuzz.build.missing_requirements)."""
 
 import importlib.util
+import json
 
 from fuzz import build
 from fuzz.__main__ import main
@@ -22,3 +23,16 @@ def test_build_reports_them_with_exit_2(monkeypatch, capsys, tmp_path):
     err = capsys.readouterr().err
     assert err.startswith("error: the instrumented build cannot run here; missing:") and "Cython" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_build_of_other_sources_is_refused(tmp_path):
+    """fuzz.build.stale: no build, a build whose recorded sources differ from the tree's (or that
+    records none) each give the one line naming the fix; a build of these sources none."""
+    assert "no instrumented build" in build.stale(tmp_path)
+    info = tmp_path / "BUILD_INFO.json"
+    info.write_text(json.dumps({"variant": "asan"}))
+    assert "other sources" in build.stale(tmp_path) and "python -m fuzz build" in build.stale(tmp_path)
+    info.write_text(json.dumps({"variant": "asan", "sources": "0" * 64}))
+    assert "other sources" in build.stale(tmp_path)
+    info.write_text(json.dumps({"variant": "asan", "sources": build.source_digest()}))
+    assert build.stale(tmp_path) is None
