@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from conformance.tools import builds, coverage
-from conformance.tools.buildtree import BuildError
+from conformance.tools.buildtree import BuildError, Tree
 from conformance.tools.mutants import catalogue, compare
 from conformance.tools.mutants.__main__ import main as mutants_main, table
 from conformance.tools.mutants.runner import (FIRST, TEST_DIRS, TOOLING, Runner, Verdict, _includers, as_dict,
@@ -192,3 +192,22 @@ def test_a_cross_header_fault_compiles_every_file_that_includes_the_header():
     got = _includers(REPO, "chunkers/csrc/csprng.h")
     assert {"chunkers/csrc/fastcdc/table.c", "chunkers/csrc/buzhash64/table.c", "chunkers/csrc/csprng.c"} <= set(got)
     assert "chunkers/csrc/driver.c" not in got
+
+
+def test_a_build_tree_copy_drops_what_the_repository_no_longer_has(tmp_path):
+    """Tree.sync: a package file or a chunkers source removed from the repository goes from the
+    copy (a module the tree no longer has must not be importable there); what compiling writes
+    next to the sources (chunkers/*.c) stays."""
+    repo = tmp_path / "repo"
+    for rel in ("chunkers/a.py", "chunkers/csrc/k.c", "model/m.py", "impls/i.py", "vectors/v.py", "setup.py"):
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(rel)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    tree = Tree(tmp_path / "tree")
+    tree.sync(repo)
+    (tree.src / "chunkers" / "a.c").write_text("generated")
+    for rel in ("chunkers/a.py", "chunkers/csrc/k.c", "model/m.py", "impls/i.py", "vectors/v.py"):
+        (repo / rel).unlink()
+    tree.sync(repo)
+    left = sorted(p.relative_to(tree.src).as_posix() for p in tree.src.rglob("*") if p.is_file())
+    assert left == ["chunkers/a.c", "setup.py"]

@@ -90,6 +90,14 @@ def includes(src: Path, source: str) -> list[Path]:
     return sorted(seen)
 
 
+def _pruned(rel: str) -> bool:
+    """Whether a file at ``rel`` in a copy goes when the repository no longer lists it: the copied
+    packages' files, and chunkers' own sources (not what cythonizing and compiling write next to
+    them: chunkers/*.c, *.so)."""
+    return rel.startswith(("chunkers/csrc/", "model/", "impls/", "vectors/", "conformance/")) or (
+        rel.count("/") == 1 and rel.startswith("chunkers/") and rel.endswith((".py", ".pyx", ".pxd", ".pxi")))
+
+
 class Tree:
     """A build of the extensions in ``root`` with compiler ``cc`` and optimisation/instrumentation
     flags ``cflags`` (e.g. ``"-O2"``, ``"--coverage -O0"``); ``ldflags`` are added to every link."""
@@ -117,8 +125,7 @@ class Tree:
                 shutil.copymode(repo / rel, dst)
         for path in self.src.rglob("*"):
             rel = path.relative_to(self.src).as_posix()
-            if path.is_file() and rel.startswith(("chunkers/csrc/", "conformance/", "vectors/")) \
-                    and rel not in wanted and "__pycache__" not in rel:
+            if path.is_file() and _pruned(rel) and rel not in wanted and "__pycache__" not in rel:
                 path.unlink()
         self._exts = None
 
