@@ -3,14 +3,17 @@
 The packages are layered, each importing only those before it in
 :data:`LAYERS`: the product (``chunkers``), the independent model, the
 implementation adapters, the golden vectors, the suite, the fuzz targets.
-Every import counts, at module level or inside a function, Python (``ast``)
-and Cython (``.pyx``/``.pxd``: ``cimport`` and ``import`` lines); tests are
-left out (they may import anything). ``python -m conformance.tools.imports``
+Every import counts, at module level or inside a function, Python (``ast``,
+with ``importlib.import_module`` / ``__import__`` of a literal name) and Cython
+(``.pyx`` and its ``.pxd``: ``cimport`` and ``import`` lines); tests are left
+out (they may import anything). Not seen: names built at run time (the
+``--impl module:attribute`` form, ``python -m`` subprocesses). ``python -m conformance.tools.imports``
 prints the edges between packages and exits 1 on a circle or an upward edge.
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import re
 import sys
@@ -19,7 +22,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("chunkers", "model", "impls", "vectors", "conformance", "fuzz")
-_CYTHON_IMPORT = re.compile(r"\s*(?:from\s+([\w.]+)\s+c?import\s+\(?\s*(\w+)|c?import\s+([\w.]+))")
+_CYTHON_FROM = re.compile(r"\s*from\s+([\w.]+)\s+c?import\s+\(?\s*([\w\s,]+)")
+_CYTHON_IMPORT = re.compile(r"\s*c?import\s+([\w.\s,]+)")
+_DYNAMIC = {"import_module", "__import__"}     # importlib.import_module("a.b"), __import__("a"): literal names
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
@@ -48,27 +53,45 @@ def _declarations_only(name: str, root: Path) -> bool:
     return stem.with_suffix(".pxd").exists() and not any(stem.with_suffix(x).exists() for x in (".pyx", ".py"))
 
 
-def _imports(name: str, path: Path, mods, root: Path) -> set[str]:
-    src = path.read_text()
+def _cython_imports(src: str, root: Path) -> list[str]:
+    """Dotted names a .pyx/.pxd imports or cimports (line by line; a .pxd alone is no import)."""
     found = []
+    for line in src.splitlines():
+        m = _CYTHON_FROM.match(line)
+        if m and not _declarations_only(m.group(1), root):
+            found += [f"{m.group(1)}.{n.strip()}" for n in m.group(2).split(",") if n.strip()]
+        elif not m and (m := _CYTHON_IMPORT.match(line)):
+            found += [n.split()[0] for n in m.group(1).split(",") if n.strip() and not
+                      _declarations_only(n.split()[0], root)]
+    return found
+
+
+def _python_imports(name: str, path: Path, src: str) -> list[str]:
+    """Dotted names a Python module imports: import statements anywhere (functions too) and
+    importlib.import_module / __import__ of a literal name."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(src, str(path))):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[:len(package.split(".")) - (node.level - 1)]
+                base = ".".join(parts + ([base] if base else []))
+            found += [f"{base}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Call) and getattr(node.func, "attr", getattr(node.func, "id", None)) in _DYNAMIC \
+                and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
+            found.append(node.args[0].value)
+    return found
+
+
+def _imports(name: str, path: Path, mods, root: Path) -> set[str]:
     if path.suffix == ".pyx":
-        for line in src.splitlines():
-            m = _CYTHON_IMPORT.match(line)
-            target = m and (m.group(3) or m.group(1))
-            if not m or _declarations_only(target, root):
-                continue                        # a .pxd without a module (C declarations): no import at run time
-            found.append(f"{m.group(1)}.{m.group(2)}" if m.group(1) else target)
+        pxd = path.with_suffix(".pxd")
+        found = _cython_imports(path.read_text() + "\n" + (pxd.read_text() if pxd.exists() else ""), root)
     else:
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(src)):
-            if isinstance(node, ast.Import):
-                found += [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    parts = package.split(".")[:len(package.split(".")) - (node.level - 1)]
-                    base = ".".join(parts + ([base] if base else []))
-                found += [f"{base}.{a.name}" for a in node.names]
+        found = _python_imports(name, path, path.read_text())
     return {t for t in (_resolve(f, mods) for f in found) if t and t != name}
 
 
@@ -122,8 +145,14 @@ def upward(edges: Counter) -> list[tuple[str, str]]:
     return sorted(e for e in edges if LAYERS.index(e[0]) < LAYERS.index(e[1]))
 
 
-def main() -> int:
-    g = graph()
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m conformance.tools.imports", description=__doc__.split("\n\n")[0])
+    ap.parse_args(argv)
+    try:
+        g = graph()
+    except SyntaxError as e:
+        print(f"error: cannot read the imports of {e.filename}:{e.lineno}: {e.msg}", file=sys.stderr)
+        return 2
     edges = package_edges(g)
     for (a, b), n in sorted(edges.items(), key=lambda e: (LAYERS.index(e[0][0]), LAYERS.index(e[0][1]))):
         print(f"{a:12} -> {b:12} {n:3} module edges")
