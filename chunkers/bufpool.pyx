@@ -22,17 +22,17 @@ _orphan_buffers = []
 # these; 11 us reusing one chunker; AMD EPYC Zen 4 VM). So that much outlives the last chunker.
 
 
-cpdef _ReadBuffer take_buffer(list kept, Py_ssize_t size):
+cpdef ReadBuffer take_buffer(list kept, Py_ssize_t size):
     """A read buffer of ``size`` bytes that no chunk refers to: from ``kept`` (a chunker's own
     list, the buffer removed from it), else from the pool of collected chunkers, else new."""
-    cdef _ReadBuffer b
+    cdef ReadBuffer b
     for pool in (kept, _orphan_buffers):
         for i in range(len(pool)):
-            b = <_ReadBuffer?>pool[i]
+            b = <ReadBuffer?>pool[i]
             if not b.exports and b.size == size:
                 del pool[i]
                 return b
-    return _ReadBuffer(size)
+    return ReadBuffer(size)
 
 
 cpdef keep_buffers(list kept, tuple buffers):
@@ -41,10 +41,10 @@ cpdef keep_buffers(list kept, tuple buffers):
     cdef Py_ssize_t i
     for x in buffers:
         if x is not None:
-            kept.append(<_ReadBuffer?>x)
+            kept.append(<ReadBuffer?>x)
     while len(kept) > KEPT_BUFFERS:
         i = 0
-        while i < len(kept) and not (<_ReadBuffer?>kept[i]).exports:
+        while i < len(kept) and not (<ReadBuffer?>kept[i]).exports:
             i += 1
         del kept[i if i < len(kept) else 0]
 
@@ -58,17 +58,17 @@ cpdef give_back(kept):
     identity, never rewritten from a copy that could hold a buffer taken meanwhile."""
     if type(kept) is not list or type(_orphan_buffers) is not list:
         return
-    moved = [<_ReadBuffer?>b for b in kept]
+    moved = [<ReadBuffer?>b for b in kept]
     del kept[:]
     _orphan_buffers.extend(moved)
     cdef dict per_size = {}
     cdef Py_ssize_t total = 0, n
     drop = []
     for b in reversed(_orphan_buffers[:]):
-        n = per_size.get((<_ReadBuffer>b).size, 0)
-        if n < KEPT_BUFFERS and total + (<_ReadBuffer>b).size <= ORPHAN_BYTES:
-            per_size[(<_ReadBuffer>b).size] = n + 1
-            total += (<_ReadBuffer>b).size
+        n = per_size.get((<ReadBuffer>b).size, 0)
+        if n < KEPT_BUFFERS and total + (<ReadBuffer>b).size <= ORPHAN_BYTES:
+            per_size[(<ReadBuffer>b).size] = n + 1
+            total += (<ReadBuffer>b).size
         else:
             drop.append(b)
     for b in drop:
@@ -78,7 +78,7 @@ cpdef give_back(kept):
                 break
 
 
-cdef class _ReadBuffer:
+cdef class ReadBuffer:
     """A stream's read buffer: ``size`` bytes (zero-filled at first, page-aligned: csrc/readbuf.h
     says why), a writable bytes-like object that counts the buffer exports alive (memoryviews of it
     and their slices), so the driver knows whether a chunk it yielded still refers to it.

@@ -20,11 +20,11 @@ from chunkers._native cimport (ck_params, ck_scanner, ck_cursor, ck_next_cut, ck
                                ck_readahead_submit, ck_readahead_wait, ck_readahead_owned,
                                ck_readahead_stop)
 from chunkers cimport bufpool               # its cpdef functions called as C functions
-from chunkers.bufpool cimport _ReadBuffer
-from chunkers.sources cimport _FdReader
+from chunkers.bufpool cimport ReadBuffer
+from chunkers.sources cimport FdReader
 
 from chunkers.chunk import Chunk
-from chunkers.sources import _byte_view, open_source
+from chunkers.sources import byte_view, open_source
 
 READ_SIZE = 1 << 20
 """Bytes requested per read from a stream source, at least (the free buffer space); per read of
@@ -154,7 +154,7 @@ cdef class Chunker:
         if not self.ready:
             raise TypeError(f"{type(self).__name__} was not initialized")
         try:
-            view = _byte_view(memoryview(source))
+            view = byte_view(memoryview(source))
         except TypeError:
             return [c.size for c in self.chunkify(source)]
         cdef const uint8_t[::1] data = view
@@ -193,7 +193,7 @@ cdef class Chunker:
         # With read-ahead (ra), the next READ_SIZE bytes after `end` are being read while the
         # bytes before it are scanned and yielded: [end, end + pending) is the thread's until
         # it is waited for, so a move of the uncut bytes happens only with no read in flight.
-        cdef _ReadBuffer buf = bufpool.take_buffer(self.buffers, self.params.max_size + READ_SIZE), spare = None
+        cdef ReadBuffer buf = bufpool.take_buffer(self.buffers, self.params.max_size + READ_SIZE), spare = None
         cdef size_t cap = buf.size
         cdef uint8_t *base = buf.data
         cdef size_t start = 0, end = 0, r, got, pending = 0, phase
@@ -202,8 +202,8 @@ cdef class Chunker:
         cdef ck_readahead *ra = NULL
         cdef ptrdiff_t res
         cur.started = 0
-        if isinstance(reader, _FdReader) and (<_FdReader>reader).worth_read_ahead(READ_AHEAD_MIN):
-            ra = ck_readahead_start((<_FdReader>reader).fd)   # NULL (no thread to be had): plain reads
+        if isinstance(reader, FdReader) and (<FdReader>reader).worth_read_ahead(READ_AHEAD_MIN):
+            ra = ck_readahead_start((<FdReader>reader).fd)   # NULL (no thread to be had): plain reads
         try:
             while True:
                 r = self.next_cut(&cur, base + start, end - start, eof)

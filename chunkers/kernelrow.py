@@ -29,5 +29,5 @@ class Kernel(NamedTuple):
     freestanding: tuple | None  # None: verified natively only; else the kernels whose files its
                                 # freestanding emulator image also needs (conformance.tools.emulate)
     rank: dict                  # RANKED machine -> its place in the default order (1 first, 0 never)
-    reference: bool = False     # the family's reference kernel (one row of each list: portable, no CPU
-                                # feature; the sequential loop the others are checked against)
+    reference: bool             # the family's reference kernel (one row of each list: portable, no CPU
+                                # feature; the one the others are checked against)

@@ -96,7 +96,8 @@ def rows(family: str) -> tuple:
 def reference(family: str) -> str:
     """The name of ``family``'s reference kernel: the row of its kernel list marked reference
     (kernels.def; SINGLE for a single implementation), portable and needing no CPU feature, so it
-    runs everywhere: the sequential loop the other kernels are checked against."""
+    runs everywhere: the kernel the others are checked against (the sequential loop; for aes
+    OpenSSL's batched evp)."""
     return next(k.name for k in rows(family) if k.reference)
 
 

@@ -1,4 +1,4 @@
-cdef class _FdReader:
+cdef class FdReader:
     cdef int fd
     cdef object owner       # the file object whose descriptor this is (it closes it when collected)
 

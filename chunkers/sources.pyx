@@ -26,7 +26,7 @@ def check_sparse(sparse):
     return sparse
 
 
-def _byte_view(view):
+def byte_view(view):
     """``view`` as a 1-D unsigned-byte view. ValueError if it is not C-contiguous, TypeError if its
     items are not plain data (see _DATA_FORMATS)."""
     fmt = view.format.lstrip("@=<>!")
@@ -40,7 +40,7 @@ def _byte_view(view):
 
 def all_zero(data):
     """True iff every byte of the bytes-like ``data`` is zero (True when empty)."""
-    cdef const uint8_t[::1] d = _byte_view(memoryview(data))
+    cdef const uint8_t[::1] d = byte_view(memoryview(data))
     return d.shape[0] == 0 or ck_all_zero(&d[0], d.shape[0]) != 0
 
 
@@ -59,18 +59,18 @@ def open_source(source, sparse=False):
     sources.
     """
     if isinstance(source, int) and not isinstance(source, bool):
-        return (sparse and _sparse_reader(source)) or _FdReader(source)
+        return (sparse and _sparse_reader(source)) or FdReader(source)
     try:
         view = memoryview(source)
     except TypeError:
         view = None
     if view is not None:
-        return _byte_view(view)
+        return byte_view(view)
     reader = sparse and _sparse_reader(source)
     if reader:
         return reader
     if type(source) is io.FileIO and source.readable():     # unbuffered: its reads are the descriptor's
-        return _FdReader(source.fileno(), source)
+        return FdReader(source.fileno(), source)
     if hasattr(source, "readinto"):
         return _ReadintoReader(source)
     if hasattr(source, "read"):
@@ -161,7 +161,7 @@ def _advise_sequential(fd):
         pass
 
 
-cdef class _FdReader:
+cdef class FdReader:
     def __init__(self, fd, owner=None):
         self.fd, self.owner = fd, owner
         _advise_sequential(fd)

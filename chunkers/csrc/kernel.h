@@ -16,8 +16,8 @@
  *                 of the kernels named here (space-separated) that it calls
  *   reference     1 for the family's reference kernel, else 0: exactly one row
  *                 of every list, portable and needing no CPU feature (the
- *                 sequential loop the other kernels are checked against;
- *                 chunkers.registry.reference)
+ *                 kernel the others are checked against: the sequential
+ *                 loop, OpenSSL's evp for AES; chunkers.registry.reference)
  *   rank_*        its place in the default order on x86-64, aarch64 and any
  *                 other machine: the first runnable of rank 1, 2, ... is the
  *                 default; 0 never is (measured, README "Kernels")

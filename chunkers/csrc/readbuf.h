@@ -1,4 +1,4 @@
-/* Read buffers of the stream driver (bufpool.pyx, _ReadBuffer): zero-filled
+/* Read buffers of the stream driver (bufpool.pyx, ReadBuffer): zero-filled
  * memory that the driver reads files into and yields chunks as views of.
  *
  * Page-aligned, because the kernel's copy from the page cache into them is: on

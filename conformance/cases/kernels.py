@@ -85,7 +85,7 @@ KERNELS: dict[str, Kernels] = {
 """The scan families' runs (fixed has no scan level)."""
 
 
-def reference(case: ScanCase) -> tuple:
+def reference_result(case: ScanCase) -> tuple:
     """The result of ``case`` on its family's reference kernel."""
     k = KERNELS[case.family]
     return k.run(case, k.reference)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 
 from conformance.cases import aes_kernels
-from conformance.cases.kernels import reference
+from conformance.cases.kernels import reference_result
 from conformance.cases.scan import mask_of
 
 MAX_SPAN = 600
@@ -71,7 +71,7 @@ def _value_at(case, j: int) -> int | None:
     windowed = case.family in ("buzhash64", "buzhash")
     steps = j if windowed else j + 1
     ones = (1 << _word(case.family)) - 1
-    pos, state = reference(case._replace(data=case.data[:_span_start(case) + steps], mask=ones))
+    pos, state = reference_result(case._replace(data=case.data[:_span_start(case) + steps], mask=ones))
     if pos != (j if windowed else -1):
         return None
     if case.family == "aes":
@@ -110,7 +110,7 @@ def _planted(family: str, rng: random.Random, keys: list, make) -> list:
                         word - bin(value).count("1") < bits:
                     continue
                 case = case._replace(mask=sparse_mask(rng, bits, word, value))
-                if reference(case)[0] == j:
+                if reference_result(case)[0] == j:
                     out.append(case)
                     break
     if family == "aes":
@@ -136,7 +136,7 @@ def _state_planted(group: str, rng: random.Random, keys: list, make, mask: int, 
         if state is None:
             continue
         case = case._replace(state=state)
-        if reference(case)[0] == j:
+        if reference_result(case)[0] == j:
             return [case]
     return []
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 
-from conformance.cases.kernels import reference, table
+from conformance.cases.kernels import reference_result, table
 from conformance.cases.scan import ScanCase, mask_of, seed_of
 
 CHAINS = 4
@@ -104,7 +104,7 @@ class _Planter:
 
     def first_hit(self) -> int:
         """The reference's first hit step (n: none)."""
-        pos = reference(self.case("plant"))[0]
+        pos = reference_result(self.case("plant"))[0]
         return self.n if pos < 0 else pos
 
     def plant(self, step: int, tries: int = 2000) -> bool:
@@ -128,15 +128,15 @@ class _Planter:
             warm = max(0, first - 64)
             state = self.state if warm == 0 else 0
             pre = ScanCase(self.family, "plant", self.key, bytes(self.buf[warm:first]), 0, state, (1 << 64) - 1)
-            hit, state = reference(pre)
+            hit, state = reference_result(pre)
             if hit >= 0:                          # the state was exactly 0: try other bytes
                 return False
             case = ScanCase(self.family, "plant", self.key, bytes(self.buf[first:step + 1]), 0, state, self.mask)
-            return reference(case)[0] == step - first
+            return reference_result(case)[0] == step - first
         data = bytes(self.buf[first:step + 1 + self.window])
         state = _window_state(self.family, self.key, data[:self.window])
         case = ScanCase(self.family, "plant", self.key, data, 0, state, self.mask, self.window)
-        return reference(case)[0] == step - first
+        return reference_result(case)[0] == step - first
 
 
 def _planted(family: str, rng: random.Random, key: str, window: int, full: bool) -> list:
