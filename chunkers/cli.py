@@ -16,6 +16,7 @@ import hashlib
 import io
 import json
 import os
+import platform
 import stat
 import sys
 
@@ -178,6 +179,12 @@ def cmd_kernels(args) -> int:
     if args.json:
         print(json.dumps([r._asdict() for r in rows], indent=2))
         return 0
+    from chunkers.kerneltable import cpu_features
+    from chunkers.tune import cpu_model
+    # the CPU first: a pasted inventory then says which machine it is from (features as detected,
+    # before CHUNKERS_CPU_HIDE, which the rows below honour)
+    print(f"CPU: {cpu_model() or 'unknown'} ({platform.machine()}); features: "
+          f"{' '.join(sorted(cpu_features())) or 'none'}")
     width = max(len(r.kernel) for r in rows)
     for r in rows:
         # without the suite loaded no emulator is registered: say where coverage is reported

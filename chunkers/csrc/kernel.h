@@ -107,6 +107,18 @@ __attribute__((weak)) const char *ck_ran;
 extern _Thread_local const char *ck_ran __attribute__((visibility("hidden")));
 const char *ck_provenance_take(void);
 #endif
+/* The hot loop of a kernel, marked for static analysis (conformance/tools/mca.py): first in
+ * the loop body, it expands to nothing, or under -DCK_MCA (that tool's -O3 builds only) to an
+ * assembler comment "# ck-mca-loop <bytes> <tag>": the input bytes one pass of the body scans,
+ * and which instance of a shared loop it is (the AES loops: the UHF kind); both must be
+ * constants once inlined. */
+#ifdef CK_MCA
+#define CK_MCA_LOOP_TAG(bytes, tag) __asm__ volatile("# ck-mca-loop %c0 %c1" ::"i"(bytes), "i"(tag))
+#else
+#define CK_MCA_LOOP_TAG(bytes, tag) ((void)0)
+#endif
+#define CK_MCA_LOOP(bytes) CK_MCA_LOOP_TAG(bytes, 0)
+
 #define CK_NAME(symbol) CK_NAME_(symbol)        /* expands a macro argument such as SEG_FN first */
 #define CK_NAME_(symbol) ck_name_##symbol
 #define CK_PROVENANCE(symbol) CK_RECORD(CK_NAME(symbol))

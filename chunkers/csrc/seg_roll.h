@@ -79,6 +79,7 @@ static size_t SEG_ROUND(const SEG_WORD *t, const SEG_WORD *tr, const uint8_t *pr
     s2 ^= SEG_ROTL(e, (unsigned)(2 * len % 64));
     s3 ^= SEG_ROTL(e, (unsigned)(3 * len % 64));
     for (size_t i = 0; i < len; i++) {
+        CK_MCA_LOOP(4);
         if (!((s0 & m) && (s1 & m) && (s2 & m) && (s3 & m))) {
             if (!(s0 & m)) {
                 *sump = s0;

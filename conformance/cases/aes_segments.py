@@ -6,7 +6,8 @@ bytes before its segment. These cases put first hits exactly where that can go
 wrong: at every segment's first, second and last position, inside the warm-up
 bytes of the next segment, in the second block, several segments hitting at
 once (the earliest position must win even when a later segment hits at an
-earlier step), spans just below and above one, two and three blocks with no hit
+earlier step), for goldilocks-aes the half segments its vaes-seg path chains
+(:func:`half_cases`), spans just below and above one, two and three blocks with no hit
 (the exit digest), and untrue start states (which must give the serial answer),
 among them the true digest with one bit flipped (bits 0, 31, 32, 63).
 
@@ -73,6 +74,22 @@ def planted(rng: random.Random, group: str, key: str, n: int, plants: list) -> S
     raise RuntimeError(f"could not plant {plants} in {n} positions for {key}")
 
 
+def half_cases(rng: random.Random, key: str, n: int, K: int, L: int) -> list:
+    """goldilocks-aes on vaes-seg steps 16 vector chains, each segment's two halves of L // 2
+    positions (chunkers/csrc/aes/vaes-seg.c, GL_HALF), the second warmed up on the first's last
+    64 bytes: first hits at every second half's first two positions and the first half's last,
+    and a second half hitting at a later step than the next segment's first half (and the
+    reverse), where position order and step order disagree."""
+    H, out = L // 2, []
+    for k in range(K):
+        s = k * L
+        for j in (s + H - 1, s + H, s + H + 1):
+            out.append(planted(rng, f"seg-half-{k}", key, n, [j]))
+    for plants in ([H + 5, L + 2], [10, H + 3], [H - 1, 3 * L + H], [7 * L + H + 1, K * L + H]):
+        out.append(planted(rng, "seg-half-several", key, n, plants))
+    return out
+
+
 def cases(seed: int) -> list:
     """The segment cases for each AES chunker (a random key per chunker from the seed)."""
     rng = random.Random(seed + 13)
@@ -94,6 +111,8 @@ def cases(seed: int) -> list:
         for plants in ([2 * L - 1, 3 * L + 5], [2 * L + L // 2, 6 * L], [100, 3 * L + 100], [L - 1, L + 64],
                        [5 * L + 7, B + 70], [L // 2, 5 * L - 1, 7 * L], [L + 5, L + 70], [L + 5, 3 * L + 10]):
             out.append(planted(rng, "seg-several", key, n, sorted(plants)))
+        if chunker == "goldilocks-aes":
+            out += half_cases(rng, key, n, K, L)
         for m in (B - 1, B, B + 1, B + 2, 2 * B - 1, 2 * B, 2 * B + 1, 3 * B + 5):    # no hit: the exit digest
             data = rng.randbytes(HISTORY + m)
             out.append(ScanCase("aes", "seg-span", key, data, rng.randrange(64), digest(key, data[:HISTORY]),

@@ -71,7 +71,13 @@ def test_kernels_inventory(capsys):
     assert [(r["family"], r["kernel"], r["runs"]) for r in rows] == \
         [(r.family, r.kernel, r.runs) for r in chunkers.kernels()]
     assert main(["kernels"]) == 0
-    assert "scalar" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "scalar" in out
+    # the first line names the CPU and its detected features (what a pasted report needs)
+    from chunkers.kerneltable import cpu_features
+    from chunkers.tune import cpu_model
+    first = out.splitlines()[0]
+    assert first.startswith(f"CPU: {cpu_model() or 'unknown'} (") and all(f in first for f in cpu_features())
 
 
 def test_kernels_with_a_bad_kernel_variable_is_a_usage_error(capsys, monkeypatch):

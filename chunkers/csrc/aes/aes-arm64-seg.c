@@ -22,7 +22,7 @@ AES_INLINE int64_t arm_seg_core(const aes_ctx *c, int kind, const uint8_t *p, si
                                 uint64_t mask)
 {
     return aes_seg_scan(c, kind, p, n, st, mask, arm_seg_any, arm_hit, aes_scan_arm64,
-                        CK_NAME(aes_scan_arm64_seg));
+                        CK_NAME(aes_scan_arm64_seg), NULL);
 }
 
 ARM_TARGET

@@ -34,7 +34,7 @@ AES_INLINE int64_t aesni_seg_core(const aes_ctx *c, int kind, const uint8_t *p, 
                                   uint64_t mask)
 {
     return aes_seg_scan(c, kind, p, n, st, mask, aesni_seg_any, aes_x86_hit, aes_scan_aesni,
-                        CK_NAME(aes_scan_aesni_seg));
+                        CK_NAME(aes_scan_aesni_seg), NULL);
 }
 
 CK_TARGET("aes,sse4.1")

@@ -29,6 +29,7 @@ AES_INLINE int64_t aes_group_scan(const aes_ctx *c, int kind, const uint8_t *p, 
         uint64_t e[AES_GROUP_MAX / 2], o[AES_GROUP_MAX / 2];
         aes_walk_start(c, kind, &w, d, p);
         for (; i + G + 2 <= n; i += G) {
+            CK_MCA_LOOP_TAG(G, kind);
             for (size_t k = 0; k < G / 2; k++)
                 aes_walk_pair(c, kind, &w, p + i + 2 * k, &e[k], &o[k]);
             const uint64_t hits = group(c, e, o, mask);

@@ -66,9 +66,55 @@ AES_INLINE void aes_warm(const aes_ctx *c, int kind, const uint8_t *const *w, ui
             h[k] = aes_horner(c, kind, h[k], w[k][j]);
 }
 
+/* The block at b (AES_SEG_K segments of AES_SEG_L positions) from *d = D_{b-1}:
+ * the offset of its first hit in position order with *fd that digest, or
+ * AES_SEG_BLOCK (none) with *d = the block's last digest (chain K-1's). */
+typedef size_t (*aes_block_fn)(const aes_ctx *c, const uint8_t *b, uint64_t *d, uint64_t *fd, uint64_t mask);
+
+/* A hit at block offset at with digest dig: kept if earlier than the first so far. */
+AES_INLINE void aes_seg_keep(size_t at, uint64_t dig, size_t *first, uint64_t *fd)
+{
+    if (at < *first) {
+        *first = at;
+        *fd = dig;
+    }
+}
+
+/* aes_block_fn's contract with AES_SEG_K scalar chains stepped together, each
+ * step's K digests tested at once by any(). */
+AES_INLINE size_t aes_seg_block(const aes_ctx *c, int kind, const uint8_t *b, uint64_t *d, uint64_t *fd,
+                                uint64_t mask, aes_any_fn any, aes_hit1_fn hit)
+{
+    const uint8_t *w[AES_SEG_K - 1];     /* segment k starts at b + k * AES_SEG_L (constant offsets) */
+    uint64_t h[AES_SEG_K];
+    for (int k = 1; k < AES_SEG_K; k++)
+        w[k - 1] = b + (size_t)k * AES_SEG_L;
+    h[0] = *d;
+    aes_warm(c, kind, w, h + 1, AES_SEG_K - 1);
+    size_t first = AES_SEG_BLOCK;       /* earliest hit so far, relative to the block; BLOCK = none */
+    for (size_t t = 0; t < AES_SEG_L; t++) {
+        CK_MCA_LOOP_TAG(AES_SEG_K, kind);
+        for (int k = 0; k < AES_SEG_K; k++)
+            h[k] = aes_roll(c, kind, h[k], b + t + (size_t)k * AES_SEG_L);
+        if (__builtin_expect(any(c, h, mask), 0)) {
+            int k = 0;
+            while (k < AES_SEG_K - 1 && !hit(c, h[k], mask))
+                k++;                    /* any() and hit() are the same test: some k hits */
+            aes_seg_keep((size_t)k * AES_SEG_L + t, h[k], &first, fd);
+            if (k == 0)                 /* every other chain's positions come later */
+                break;
+        }
+    }
+    if (first == AES_SEG_BLOCK)
+        *d = h[AES_SEG_K - 1];          /* D_{b+BLOCK-1} */
+    return first;
+}
+
+/* block: NULL for aes_seg_block with any and hit, else a path's own block
+ * function (the same contract, e.g. vector chains). */
 AES_INLINE int64_t aes_seg_scan(const aes_ctx *c, int kind, const uint8_t *p, size_t n, uint64_t *st,
                                 uint64_t mask, aes_any_fn any, aes_hit1_fn hit, aes_scan_fn serial,
-                                const char *name)
+                                const char *name, aes_block_fn block)
 {
     uint64_t d = *st;
     size_t i = 0;
@@ -80,36 +126,13 @@ AES_INLINE int64_t aes_seg_scan(const aes_ctx *c, int kind, const uint8_t *p, si
             goto tail;
     }
     for (; n - i >= AES_SEG_BLOCK; i += AES_SEG_BLOCK) {
-        const uint8_t *const b = p + i;        /* segment k starts at b + k * AES_SEG_L (constant offsets) */
-        const uint8_t *w[AES_SEG_K - 1];
-        uint64_t h[AES_SEG_K];
-        for (int k = 1; k < AES_SEG_K; k++)
-            w[k - 1] = b + (size_t)k * AES_SEG_L;
-        h[0] = d;
-        aes_warm(c, kind, w, h + 1, AES_SEG_K - 1);
-        size_t first = AES_SEG_BLOCK;  /* earliest hit so far, relative to the block; BLOCK = none */
         uint64_t fd = 0;
-        for (size_t t = 0; t < AES_SEG_L; t++) {
-            for (int k = 0; k < AES_SEG_K; k++)
-                h[k] = aes_roll(c, kind, h[k], b + t + (size_t)k * AES_SEG_L);
-            if (__builtin_expect(any(c, h, mask), 0)) {
-                int k = 0;
-                while (k < AES_SEG_K - 1 && !hit(c, h[k], mask))
-                    k++;                /* any() and hit() are the same test: some k hits */
-                const size_t at = (size_t)k * AES_SEG_L + t;
-                if (at < first) {
-                    first = at;
-                    fd = h[k];
-                }
-                if (k == 0)             /* every other chain's positions come later */
-                    break;
-            }
-        }
+        const size_t first = block ? block(c, p + i, &d, &fd, mask)
+                                   : aes_seg_block(c, kind, p + i, &d, &fd, mask, any, hit);
         if (first < AES_SEG_BLOCK) {
             *st = fd;
             return (int64_t)(i + first);
         }
-        d = h[AES_SEG_K - 1];           /* D_{p+i+BLOCK-1} */
     }
 tail:;
     const int64_t r = serial(c, p + i, n - i, &d, mask);

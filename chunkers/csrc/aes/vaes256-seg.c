@@ -37,7 +37,7 @@ AES_INLINE int64_t vaes256_seg_core(const aes_ctx *c, int kind, const uint8_t *p
                                     uint64_t mask)
 {
     return aes_seg_scan(c, kind, p, n, st, mask, vaes256_seg_any, aes_x86_hit, aes_scan_vaes256,
-                        CK_NAME(aes_scan_vaes256_seg));
+                        CK_NAME(aes_scan_vaes256_seg), NULL);
 }
 
 VAES256_SEG_TARGET

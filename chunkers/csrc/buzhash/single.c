@@ -8,6 +8,7 @@ size_t buzhash_scan_single(const uint32_t *t, const uint32_t *tr, const uint8_t 
     uint32_t s = *sum;
     size_t j = 0;
     while (j < n && (s & mask)) {
+        CK_MCA_LOOP(1);
         s = buzhash_rotl(s, 1) ^ tr[pr[j]] ^ t[pa[j]];
         j++;
     }

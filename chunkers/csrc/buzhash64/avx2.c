@@ -49,6 +49,7 @@ size_t buzhash64_scan_avx2(const uint64_t *t, const uint64_t *tr, const uint8_t 
         __m256i d_lo, d_hi;
         load_steps(t, tr, pr, pa, &d_lo, &d_hi);
         for (; j + 16 <= n && (s & m); j += 8) {
+            CK_MCA_LOOP(8);
             __m256i s_lo = rotlv(d_lo, k_lo, k_lo_inv);
             __m256i s_hi = rotlv(d_hi, k_hi, k_hi_inv);
             load_steps(t, tr, pr + j + 8, pa + j + 8, &d_lo, &d_hi);

@@ -29,6 +29,7 @@ size_t buzhash64_scan_avx512(const uint64_t *t, const uint64_t *tr, const uint8_
         const __m512i zero = _mm512_setzero_si512();
         __m512i d = load_steps(t, tr, pr, pa);
         for (; j + 16 <= n && (s & m); j += 8) {
+            CK_MCA_LOOP(8);
             __m512i x = _mm512_rolv_epi64(d, k);
             d = load_steps(t, tr, pr + j + 8, pa + j + 8);
             x = _mm512_xor_si512(x, _mm512_alignr_epi64(x, zero, 7));

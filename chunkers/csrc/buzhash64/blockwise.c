@@ -19,6 +19,7 @@ size_t buzhash64_scan_blockwise(const uint64_t *t, const uint64_t *tr, const uin
     uint64_t s = *sump;
     size_t j = 0;
     for (; j + 8 <= n && (s & m); j += 8) {
+        CK_MCA_LOOP(8);
         const uint8_t *o = pr + j, *in = pa + j;
         const uint64_t s1 = ROTL(tr[o[0]] ^ t[in[0]], 7);
         const uint64_t s2 = s1 ^ ROTL(tr[o[1]] ^ t[in[1]], 6);

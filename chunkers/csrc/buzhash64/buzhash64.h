@@ -40,6 +40,7 @@ static inline size_t buzhash64_seq(const uint64_t *t, const uint64_t *tr, const 
     uint64_t s = *sump;
     size_t j = 0;
     while (j < n && (s & mask)) {
+        CK_MCA_LOOP(1);
         s = buzhash64_rotl(s, 1) ^ tr[pr[j]] ^ t[pa[j]];
         j++;
     }

@@ -42,6 +42,7 @@ int64_t fastcdc_scan_avx2(const uint64_t *g, const uint8_t *p, size_t n, uint64_
         __m256i g_lo, g_hi;
         load_gear(g, p, &g_lo, &g_hi);
         for (; i + 16 <= n; i += 8) {
+            CK_MCA_LOOP(8);
             __m256i s_lo = _mm256_sllv_epi64(g_lo, shift_lo);
             __m256i s_hi = _mm256_sllv_epi64(g_hi, shift_hi);
             load_gear(g, p + i + 8, &g_lo, &g_hi);

@@ -26,6 +26,7 @@ int64_t fastcdc_scan_avx512(const uint64_t *g, const uint8_t *p, size_t n, uint6
         const __m512i zero = _mm512_setzero_si512();
         __m512i gv = load_gear(g, p);
         for (; i + 16 <= n; i += 8) {
+            CK_MCA_LOOP(8);
             __m512i s = _mm512_sllv_epi64(gv, shift);
             gv = load_gear(g, p + i + 8);
             s = _mm512_add_epi64(s, _mm512_alignr_epi64(s, zero, 7));

@@ -17,6 +17,7 @@ int64_t fastcdc_scan_blockwise(const uint64_t *g, const uint8_t *p, size_t n, ui
     uint64_t fp = *fpp;
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
+        CK_MCA_LOOP(8);
         const uint8_t *b = p + i;
         const uint64_t s1 = g[b[0]] << 7;
         const uint64_t s2 = s1 + (g[b[1]] << 6);

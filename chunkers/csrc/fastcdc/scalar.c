@@ -20,6 +20,7 @@ int64_t fastcdc_scan_scalar(const uint64_t *gear, const uint8_t *p, size_t n, ui
     uint64_t fp = *fpp;
     size_t i = 0;
     for (; i + 4 <= n; i += 4) {
+        CK_MCA_LOOP(4);
         STEP(0)
         STEP(1)
         STEP(2)
