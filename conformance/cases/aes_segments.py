@@ -6,7 +6,7 @@ bytes before its segment. These cases put first hits exactly where that can go
 wrong: at every segment's first, second and last position, inside the warm-up
 bytes of the next segment, in the second block, several segments hitting at
 once (the earliest position must win even when a later segment hits at an
-earlier step), for goldilocks-aes the half segments its vaes-seg path chains
+earlier step), for toeplitz-aes and goldilocks-aes the half segments their vaes-seg path chains
 (:func:`half_cases`), spans just below and above one, two and three blocks with no hit
 (the exit digest), and untrue start states (which must give the serial answer),
 among them the true digest with one bit flipped (bits 0, 31, 32, 63).
@@ -74,9 +74,13 @@ def planted(rng: random.Random, group: str, key: str, n: int, plants: list) -> S
     raise RuntimeError(f"could not plant {plants} in {n} positions for {key}")
 
 
+VECTOR_CHAINS = ("toeplitz-aes", "goldilocks-aes")
+"""The AES chunkers whose vaes-seg path steps vector chains over half segments (chunkers/csrc/aes/vaes-seg.c)."""
+
+
 def half_cases(rng: random.Random, key: str, n: int, K: int, L: int) -> list:
-    """goldilocks-aes on vaes-seg steps 16 vector chains, each segment's two halves of L // 2
-    positions (chunkers/csrc/aes/vaes-seg.c, GL_HALF), the second warmed up on the first's last
+    """toeplitz-aes and goldilocks-aes on vaes-seg step 16 vector chains, each segment's two halves
+    of L // 2 positions (chunkers/csrc/aes/vaes-seg.c, V_HALF), the second warmed up on the first's last
     64 bytes: first hits at every second half's first two positions and the first half's last,
     and a second half hitting at a later step than the next segment's first half (and the
     reverse), where position order and step order disagree."""
@@ -111,7 +115,7 @@ def cases(seed: int) -> list:
         for plants in ([2 * L - 1, 3 * L + 5], [2 * L + L // 2, 6 * L], [100, 3 * L + 100], [L - 1, L + 64],
                        [5 * L + 7, B + 70], [L // 2, 5 * L - 1, 7 * L], [L + 5, L + 70], [L + 5, 3 * L + 10]):
             out.append(planted(rng, "seg-several", key, n, sorted(plants)))
-        if chunker == "goldilocks-aes":
+        if chunker in VECTOR_CHAINS:
             out += half_cases(rng, key, n, K, L)
         for m in (B - 1, B, B + 1, B + 2, 2 * B - 1, 2 * B, 2 * B + 1, 3 * B + 5):    # no hit: the exit digest
             data = rng.randbytes(HISTORY + m)

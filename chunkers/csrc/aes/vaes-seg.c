@@ -3,16 +3,18 @@
  * vectors of 4 blocks per step, vptestnmq for the hit test; short spans, tails
  * and untrue start states go through `vaes` (vaes.c).
  *
- * goldilocks-aes: the chains' digests are zmm vectors (a lane per chain)
- * stepping together in GF(p) (issue 27): the scalar step, a 64x64-bit product
- * and its reduction, is about 29 instructions per digest and bounded this
- * path; the vector step does 8 digests in about 31 (4 vpmuludq partial
- * products, the reduction of goldilocks.h with compare masks for its carries
- * and borrows). Only the table entry NOUT64[x[-64]] + x[0] of each chain is
- * formed in scalar registers. Measured on Zen 4 (docs/benchmarks.md): 1.5x
- * the scalar chains; the vector units are then the bound (the AES rounds and
- * the GF(p) steps share them). Freestanding-clean like vaes.c (the bochscpu
- * runner executes it on CPUs without AVX-512). */
+ * toeplitz-aes and goldilocks-aes: the chains' digests are zmm vectors (a
+ * lane per chain) stepping together (issue 27), 16 chains, each segment's two
+ * halves. goldilocks's scalar step, a 64x64-bit product and its reduction, is
+ * about 29 instructions per digest and bounded this path; the vector step
+ * does 8 digests in about 31 (4 vpmuludq partial products, the reduction of
+ * goldilocks.h with compare masks for its carries and borrows). toeplitz's is
+ * 4 for 8 digests (shift, arithmetic shift, and, xor). Only each chain's
+ * table entries are formed in scalar registers; rabin keeps the scalar chains
+ * (its table index is taken from the digest itself). Measured on an AMD Zen 5
+ * VM (docs/benchmarks.md): goldilocks 1.5x and toeplitz 1.3x the scalar
+ * chains. Freestanding-clean like vaes.c (the bochscpu runner executes it on
+ * CPUs without AVX-512). */
 #include "segments.h"
 #include "x86.h"
 
@@ -66,25 +68,49 @@ VAES_SEG_TARGET AES_INLINE __m512i gl_muladd8(__m512i d, __m512i K, __m512i kh, 
     return _mm512_mask_sub_epi64(s, _mm512_cmpge_epu64_mask(s, P), s, P);
 }
 
-/* The 16 chains: the first and second half of each segment (the vector step is one long
- * dependent chain, about 30 cycles: the product, then four compare-and-correct steps, so two
- * independent vectors step together); chain order is position order: segment 0's first half,
- * its second half, segment 1's first half, ... */
-#define GL_HALF (AES_SEG_L / 2)
-_Static_assert(GL_HALF >= AES_WINDOW, "a half segment's warm-up lies inside its segment");
-/* NOUT64[x[j - 64]] + x[j] for x = b + k * AES_SEG_L: below 2^64, since NOUT64 is canonical (< p). */
-#define GL_IN(T, b, k, j) ((long long)((T)[(b)[(k) * AES_SEG_L + (j) - 64]] + (b)[(k) * AES_SEG_L + (j)]))
-/* Byte x[j] of segment k (a Horner warm-up step's input). */
-#define GL_BYTE(T, b, k, j) ((long long)(b)[(k) * AES_SEG_L + (j)])
-/* The 8 segments' values of f (GL_IN or GL_BYTE) at j, lane k: segment k. */
-#define GL_LANES(f, T, b, j)                                                                                  \
-    _mm512_set_epi64(f(T, b, 7, j), f(T, b, 6, j), f(T, b, 5, j), f(T, b, 4, j), f(T, b, 3, j), f(T, b, 2, j), \
-                     f(T, b, 1, j), f(T, b, 0, j))
+/* One lane-wise UHF step: toeplitz_mulx(h) ^ a, or goldilocks_muladd(h, K, a, 0) (kh = K >> 32). */
+VAES_SEG_TARGET AES_INLINE __m512i v_step(int kind, __m512i h, __m512i K, __m512i kh, __m512i a)
+{
+    if (kind == AES_TOEPLITZ) {
+        const __m512i poly = _mm512_and_si512(_mm512_srai_epi64(h, 63), _mm512_set1_epi64(TOEPLITZ_POLY));
+        return _mm512_xor_si512(_mm512_xor_si512(_mm512_slli_epi64(h, 1), poly), a);
+    }
+    return gl_muladd8(h, K, kh, a);
+}
+
+/* The addend of the roll at position x (x[-64] leaves, x[0] enters): OUT64[x[-64]] ^ T[x[0]]
+ * (07 §5), or NOUT64[x[-64]] + x[0] (09 §5; below 2^64, since NOUT64 is canonical, < p). */
+AES_INLINE long long v_in(const aes_ctx *c, int kind, const uint8_t *x)
+{
+    if (kind == AES_TOEPLITZ)
+        return (long long)(c->uhf.t.OUT64[x[-64]] ^ c->uhf.t.T[x[0]]);
+    return (long long)(c->uhf.g.NOUT64[x[-64]] + x[0]);
+}
+
+/* The addend of a Horner (warm-up) step where byte x[0] enters: T[x[0]], or x[0]. */
+AES_INLINE long long v_warm(const aes_ctx *c, int kind, const uint8_t *x)
+{
+    return kind == AES_TOEPLITZ ? (long long)c->uhf.t.T[x[0]] : (long long)x[0];
+}
+
+/* f(c, kind, x) at position j of the 8 segments of the block at b, lane k: segment k. */
+#define V_LANES(f, c, kind, b, j)                                                                             \
+    _mm512_set_epi64(f(c, kind, (b) + 7 * AES_SEG_L + (j)), f(c, kind, (b) + 6 * AES_SEG_L + (j)),           \
+                     f(c, kind, (b) + 5 * AES_SEG_L + (j)), f(c, kind, (b) + 4 * AES_SEG_L + (j)),           \
+                     f(c, kind, (b) + 3 * AES_SEG_L + (j)), f(c, kind, (b) + 2 * AES_SEG_L + (j)),           \
+                     f(c, kind, (b) + 1 * AES_SEG_L + (j)), f(c, kind, (b) + (j)))
+
+/* The 16 chains: the first and second half of each segment (goldilocks's vector step is one
+ * long dependent chain, about 30 cycles: the product, then four compare-and-correct steps, so
+ * two independent vectors step together); chain order is position order: segment 0's first
+ * half, its second half, segment 1's first half, ... */
+#define V_HALF (AES_SEG_L / 2)
+_Static_assert(V_HALF >= AES_WINDOW, "a half segment's warm-up lies inside its segment");
 
 /* The 8 cut values of the digests in h (lanes: chains 0..7), in the order 0,4,1,5,2,6,3,7:
- * chain s's is lane GL_CUT_BIT(s). */
-#define GL_CUT_BIT(s) ((s) < 4 ? 2 * (s) : 2 * ((s) - 4) + 1)
-VAES_SEG_TARGET AES_INLINE __m512i gl_cut8(const __m512i *k, __m512i h)
+ * chain s's is lane V_CUT_BIT(s). */
+#define V_CUT_BIT(s) ((s) < 4 ? 2 * (s) : 2 * ((s) - 4) + 1)
+VAES_SEG_TARGET AES_INLINE __m512i v_cut8(const __m512i *k, __m512i h)
 {
     const __m512i lo4 = _mm512_setr_epi64(0, 0, 1, 0, 2, 0, 3, 0), hi4 = _mm512_setr_epi64(4, 0, 5, 0, 6, 0, 7, 0);
     __m512i v0 = _mm512_xor_si512(_mm512_maskz_permutexvar_epi64(0x55, lo4, h), k[0]);   /* LE64(d) || 0^8 */
@@ -97,52 +123,62 @@ VAES_SEG_TARGET AES_INLINE __m512i gl_cut8(const __m512i *k, __m512i h)
 }
 
 /* Lane s of v (AVX-512F only: a store and a scalar load let gcc pick an AVX512DQ extract). */
-VAES_SEG_TARGET AES_INLINE uint64_t gl_lane(__m512i v, int s)
+VAES_SEG_TARGET AES_INLINE uint64_t v_lane(__m512i v, int s)
 {
     return (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(_mm512_maskz_compress_epi64((__mmask8)(1u << s), v)));
 }
 
-/* aes_block_fn for goldilocks-aes: the 16 chains (GL_HALF) as two vectors, the segments'
- * first halves and their second halves (lane k: segment k). The warm-ups are Horner
- * digests in the same vectors: lane 0's is *dp, the true digest D_{b-1} (aes_seg_scan checked
- * the state), so it is not read; a step
- * with a hit is resolved as in aes_seg_block, the lanes' hits read from the vector test. */
-VAES_SEG_TARGET
-static size_t vaes_seg_gl_block(const aes_ctx *c, const uint8_t *b, uint64_t *dp, uint64_t *fd, uint64_t mask)
+/* aes_block_fn's contract for toeplitz-aes and goldilocks-aes (kind): the 16 chains (V_HALF)
+ * as two vectors, the segments' first halves and their second halves (lane k: segment k).
+ * The warm-ups are Horner digests in the same vectors: lane 0's is *dp, the true digest
+ * D_{b-1} (aes_seg_scan checked the state), so it is not read; a step with a hit is resolved
+ * as in aes_seg_block, the lanes' hits read from the vector test. */
+VAES_SEG_TARGET AES_INLINE size_t vaes_seg_vblock(const aes_ctx *c, int kind, const uint8_t *b, uint64_t *dp,
+                                                  uint64_t *fd, uint64_t mask)
 {
-    const goldilocks_tables *g = &c->uhf.g;
-    const uint64_t *T = g->NOUT64;
-    const uint8_t *const b2 = b + GL_HALF;
-    const __m512i K = _mm512_set1_epi64((long long)g->K), kh = _mm512_srli_epi64(K, 32);
+    const uint8_t *const b2 = b + V_HALF;
+    const __m512i K = _mm512_set1_epi64((long long)c->uhf.g.K), kh = _mm512_srli_epi64(K, 32);  /* goldilocks */
     __m512i h = _mm512_setzero_si512(), h2 = h;
     for (int j = -AES_WINDOW; j < 0; j++) {
-        h = gl_muladd8(h, K, kh, GL_LANES(GL_BYTE, T, b, j));
-        h2 = gl_muladd8(h2, K, kh, GL_LANES(GL_BYTE, T, b2, j));
+        h = v_step(kind, h, K, kh, V_LANES(v_warm, c, kind, b, j));
+        h2 = v_step(kind, h2, K, kh, V_LANES(v_warm, c, kind, b2, j));
     }
     __m512i k[11];
     for (int r = 0; r < 11; r++)
         k[r] = _mm512_broadcast_i32x4(aes_x86_key(c, r));
     const __m512i m = _mm512_set1_epi64((long long)mask);
     size_t first = AES_SEG_BLOCK;
-    for (size_t t = 0; t < GL_HALF; t++) {
-        CK_MCA_LOOP_TAG(2 * AES_SEG_K, AES_GOLDILOCKS);
-        h = gl_muladd8(h, K, kh, GL_LANES(GL_IN, T, b, t));
-        h2 = gl_muladd8(h2, K, kh, GL_LANES(GL_IN, T, b2, t));
-        const __mmask8 hit0 = _mm512_testn_epi64_mask(gl_cut8(k, h), m);
-        const __mmask8 hit1 = _mm512_testn_epi64_mask(gl_cut8(k, h2), m);
+    for (size_t t = 0; t < V_HALF; t++) {
+        CK_MCA_LOOP_TAG(2 * AES_SEG_K, kind);
+        h = v_step(kind, h, K, kh, V_LANES(v_in, c, kind, b, t));
+        h2 = v_step(kind, h2, K, kh, V_LANES(v_in, c, kind, b2, t));
+        const __mmask8 hit0 = _mm512_testn_epi64_mask(v_cut8(k, h), m);
+        const __mmask8 hit1 = _mm512_testn_epi64_mask(v_cut8(k, h2), m);
         if (__builtin_expect((hit0 | hit1) != 0, 0)) {
             int j = 0;          /* chain j: segment j / 2, half j % 2; the first that hit */
-            while (!((j % 2 ? hit1 : hit0) >> GL_CUT_BIT(j / 2) & 1))
+            while (!((j % 2 ? hit1 : hit0) >> V_CUT_BIT(j / 2) & 1))
                 j++;
-            aes_seg_keep((size_t)(j / 2) * AES_SEG_L + (size_t)(j % 2) * GL_HALF + t, gl_lane(j % 2 ? h2 : h, j / 2),
+            aes_seg_keep((size_t)(j / 2) * AES_SEG_L + (size_t)(j % 2) * V_HALF + t, v_lane(j % 2 ? h2 : h, j / 2),
                          &first, fd);
             if (j == 0)         /* every other chain's positions come later */
                 break;
         }
     }
     if (first == AES_SEG_BLOCK)
-        *dp = gl_lane(h2, AES_SEG_K - 1);   /* segment 7's second half ends the block */
+        *dp = v_lane(h2, AES_SEG_K - 1);    /* segment 7's second half ends the block */
     return first;
+}
+
+VAES_SEG_TARGET
+static size_t vaes_seg_toeplitz(const aes_ctx *c, const uint8_t *b, uint64_t *dp, uint64_t *fd, uint64_t mask)
+{
+    return vaes_seg_vblock(c, AES_TOEPLITZ, b, dp, fd, mask);
+}
+
+VAES_SEG_TARGET
+static size_t vaes_seg_goldilocks(const aes_ctx *c, const uint8_t *b, uint64_t *dp, uint64_t *fd, uint64_t mask)
+{
+    return vaes_seg_vblock(c, AES_GOLDILOCKS, b, dp, fd, mask);
 }
 
 VAES_SEG_TARGET
@@ -150,7 +186,8 @@ AES_INLINE int64_t vaes_seg_core(const aes_ctx *c, int kind, const uint8_t *p, s
                                  uint64_t mask)
 {
     return aes_seg_scan(c, kind, p, n, st, mask, vaes_seg_any, aes_x86_hit, aes_scan_vaes,
-                        CK_NAME(aes_scan_vaes_seg), kind == AES_GOLDILOCKS ? vaes_seg_gl_block : NULL);
+                        CK_NAME(aes_scan_vaes_seg),
+                        kind == AES_GOLDILOCKS ? vaes_seg_goldilocks : kind == AES_TOEPLITZ ? vaes_seg_toeplitz : NULL);
 }
 
 VAES_SEG_TARGET
