@@ -91,10 +91,21 @@ def test_predictions_for_both_cpu_kinds():
     """With an llvm-mca that knows Zen 4, every kernel gets a positive prediction per CPU."""
     try:
         tool = mca.find_mca()
-    except SystemExit as e:
+    except LookupError as e:
         pytest.skip(str(e))
     found = mca.analyse(families=("fastcdc",), mca=tool)
     assert {r["kernel"] for r in found} == {r.name for r in rows("fastcdc") if r.target in ("x86-64", PORTABLE)}
     for r in found:
         for cpu in mca.MCPUS:
             assert r["cpus"][cpu]["cycles_per_byte"] > 0
+
+
+def test_bad_cpu_name_is_one_line_and_exit_2(capsys):
+    """An --mcpu llvm-mca does not know (it would only warn and model a generic CPU) is refused."""
+    try:
+        mca.find_mca()
+    except LookupError as e:
+        pytest.skip(str(e))
+    assert mca.main(["--mcpu", "nosuchcpu", "--family", "buzhash"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mca: ") and "-mcpu=nosuchcpu" in err and "\n" not in err
