@@ -27,6 +27,8 @@ exits 2 with one line when either is missing.
 
 from __future__ import annotations
 
+import ast
+import functools
 import json
 import os
 import re
@@ -50,13 +52,13 @@ tag of the AES loops' marks: every AES kernel file holds one instance of its loo
 MCPUS = ("znver4", "sapphirerapids")
 
 
-def setup_cflags() -> list[str]:
-    """setup.py's CFLAGS list, read from its source (importing it would run setup())."""
-    import ast
+@functools.lru_cache(maxsize=None)
+def setup_cflags() -> tuple[str, ...]:
+    """setup.py's CFLAGS list, read from its source once (importing it would run setup())."""
     tree = ast.parse((ROOT / "setup.py").read_text())
     for node in tree.body:
         if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CFLAGS" for t in node.targets):
-            return list(ast.literal_eval(node.value))
+            return tuple(ast.literal_eval(node.value))
     raise LookupError("setup.py defines no CFLAGS list")
 
 LLVM_MCAS = ("llvm-mca-19", "llvm-mca-18", "llvm-mca-17", "llvm-mca")
@@ -92,8 +94,7 @@ def _path(lines: list[str], start: int, end: int, where: dict) -> tuple[list[str
         if _INSN.match(line) and not line.strip().startswith("."):
             body.append(line)
             b = _BRANCH.match(line)
-            if b and i != end and b.group(2) in where and start < where[b.group(2)] <= end \
-                    and where[b.group(2)] > i:
+            if b and i != end and b.group(2) in where and i < where[b.group(2)] <= end:
                 i = where[b.group(2)]
                 continue
         i += 1
@@ -158,7 +159,7 @@ def analyse(mcpus=MCPUS, families=FAMILIES, mca: str | None = None) -> list[dict
     for family in families:
         for row in targets(family):
             asm = compile_asm(CSRC / row.source)
-            for name, tag in ((family, None),) if family != "aes" else zip(AES_KINDS, range(len(AES_KINDS))):
+            for tag, name in enumerate(AES_KINDS) if family == "aes" else ((None, family),):
                 loop = hot_loop(asm, tag)
                 if loop is None:    # test_mca holds every kernel to a mark: a new one without it is named
                     raise LookupError(f"{row.source}: no CK_MCA_LOOP mark" + (f" for {name}" if tag is not None else ""))
