@@ -57,13 +57,14 @@ def test_a_missing_compiler_is_one_line_and_exit_2(monkeypatch, capsys):
 
 
 def test_a_failed_build_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path):
-    """A compiler that fails (here: one that cannot build anything) names itself and its last line."""
+    """A compiler that fails (here: one that cannot build anything) is named with the file and the
+    first line it wrote."""
     fake = tmp_path / "badcc"
     fake.write_text("#!/bin/sh\necho 'badcc: cannot compile' >&2\nexit 1\n")
     fake.chmod(0o755)
     monkeypatch.setenv("CC", str(fake))
     assert ceilings.main([]) == 2
-    assert capsys.readouterr().err.strip().splitlines() == ["ceilings: badcc failed: badcc: cannot compile"]
+    assert capsys.readouterr().err.strip().splitlines() == ["ceilings: badcc failed on ceilings.c: badcc: cannot compile"]
 
 
 def test_the_probe_source_ships_with_the_package():

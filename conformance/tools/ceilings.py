@@ -45,6 +45,7 @@ from pathlib import Path
 from chunkers.clihelp import ArgumentParser
 from chunkers.console import to_devnull
 from chunkers.tune import cpu_model
+from conformance.tools import failure_line
 
 SOURCE = Path(__file__).with_name("ceilings.c")
 CFLAGS = ("-std=c11", "-O3")
@@ -134,9 +135,7 @@ def main(argv=None) -> int:
         print(f"ceilings: {e}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as e:
-        last = (e.stderr or "").strip().splitlines()
-        print(f"ceilings: {Path(e.cmd[0]).name} failed: {last[-1] if last else 'exit ' + str(e.returncode)}",
-              file=sys.stderr)
+        print(failure_line("ceilings", e), file=sys.stderr)
         return 2
     table = rows(found, read_ceiling())
     if args.json:

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from chunkers.clihelp import ArgumentParser
 from chunkers.registry import PORTABLE, rows
+from conformance.tools import failure_line
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "chunkers" / "csrc"
@@ -217,9 +218,7 @@ def main(argv=None) -> int:
         print(f"mca: {e}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as e:
-        last = (e.stderr or "").strip().splitlines()
-        print(f"mca: {e.cmd[0]} failed on {e.cmd[-1]}: {last[0] if last else 'exit ' + str(e.returncode)}",
-              file=sys.stderr)
+        print(failure_line("mca", e), file=sys.stderr)
         return 2
     print(f"predicted by {Path(mca).name} (static analysis of the hot loop, not a measurement)")
     head = f"{'chunker':<15} {'kernel':<12} {'insns':>5} {'B/iter':>6}" + "".join(f" {c + ' c/B':>20}" for c in mcpus)
