@@ -1,21 +1,24 @@
 """The CPU-ceiling probe (conformance.tools.ceilings): its C source builds warning-free at every
-optimisation level, a run reports every ceiling it names, the table's arithmetic, and a missing
-compiler is one line and exit 2. Timings are printed by the tool, never asserted here."""
+optimisation level, a run reports every ceiling it names, the table's arithmetic, the JSON
+document, and every way it can fail is one line and exit 2 (141 for a lost output). Timings
+are printed by the tool, never asserted here."""
 
+import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
 
 import pytest
 
-from conformance.tools import ceilings
+from conformance.tools import ceilings, failure_line
 
 needs_cc = pytest.mark.skipif(not shutil.which("cc"), reason="no C compiler (cc) on PATH")
 
 
 @needs_cc
-@pytest.mark.parametrize("opt", ["-O0", "-O1", "-O2", "-O3"])
+@pytest.mark.parametrize("opt", ["-O0", "-O1", "-O2", "-O3", "-Os"])
 def test_the_probe_source_is_warning_free(opt, tmp_path):
     """ceilings.c is held to the kernels' standard: C11, -Wall -Wextra clean (as an error)."""
     subprocess.run(["cc", "-std=c11", opt, "-Wall", "-Wextra", "-Werror", "-o", str(tmp_path / "p"),
@@ -24,58 +27,129 @@ def test_the_probe_source_is_warning_free(opt, tmp_path):
 
 @needs_cc
 def test_a_run_reports_every_ceiling():
-    """The clock, both families' sequential and segment-chain figures and the lookup rate, all
-    positive; on x86-64 with AES the AES figure and its width."""
-    found = ceilings.probe("cc")
-    for name in ("ghz", "gear1", "gear4", "roll1", "roll4", "lookups"):
+    """Both clocks, both families' sequential and segment-chain rates and the lookup rate, all
+    positive; on x86-64 the AES rate where the CPU has AES and the gather where it has AVX2."""
+    found = ceilings.probe(["cc"])
+    for name in ("clock_before", "clock_after", "gear1", "gear4", "roll1", "roll4", "lookups"):
         assert found[name] > 0, name
-    if "aes" in found:
-        assert found["aes"] > 0 and found["aes_width"] in ("xmm", "ymm", "zmm")
+    if platform.machine() in ("x86_64", "AMD64"):
+        from chunkers.kerneltable import cpu_features
+        features = cpu_features()
+        if "aes" in features:
+            assert found["aes"] > 0 and found["aes_width"] in ("xmm", "ymm", "zmm")
+        if "avx2" in features:
+            assert found["gather"] > 0 and found["gather_width"] in ("ymm", "zmm")
 
 
-def test_the_table_converts_at_the_measured_clock():
-    """MB/s = bytes per cycle x GHz x 1000; the segment rows carry their ratio to the sequential
-    loop; AES, gather and read rows appear only when measured."""
-    found = {"ghz": 2.0, "gear1": 1.0, "gear4": 1.5, "roll1": 0.5, "roll4": 0.75, "lookups": 1.25}
-    table = {r["what"]: r for r in ceilings.rows(found, None)}
-    assert table["fastcdc: the sequential loop"]["mb_s"] == 2000
-    assert table["fastcdc: 4 segment chains, no cut test"]["mb_s"] == 3000
-    assert table["fastcdc: 4 segment chains, no cut test"]["ratio"] == 1.5
-    assert table["buzhash64: 4 segment chains, no cut test"]["ratio"] == 1.5
-    assert not any("AES" in w or "gather" in w or "read" in w for w in table)
-    found.update(aes=0.25, aes_width="ymm", gather=5.0, gather_width="ymm")
-    table = {r["what"]: r for r in ceilings.rows(found, 7000.0)}
-    assert table["AES-128 blocks (ymm), one per position"]["mb_s"] == 500
-    assert table["read(2) of a page-cached file, 4 MiB reads"]["mb_s"] == 7000
+FOUND = {"clock_before": 1.9e9, "clock_after": 2.1e9, "gear1": 2.0e9, "gear4": 3.0e9, "roll1": 1.0e9,
+         "roll4": 1.5e9, "lookups": 2.5e9}
 
 
-def test_a_missing_compiler_is_one_line_and_exit_2(monkeypatch, capsys):
-    monkeypatch.setenv("CC", "no-such-compiler-here")
+def test_the_table_converts_at_the_mean_clock():
+    """Per cycle = rate / the mean of the two clocks; MB/s = rate / 1e6; the segment rows carry
+    their ratio to the sequential loop; AES, gather and read rows appear only when measured."""
+    table = {r["key"]: r for r in ceilings.rows(FOUND, None)}
+    assert table["clock"]["value"] == 2.0 and table["clock"]["range"] == [1.9, 2.1]
+    assert (table["fastcdc_sequential"]["value"], table["fastcdc_sequential"]["mb_s"]) == (1.0, 2000)
+    assert (table["fastcdc_segments"]["value"], table["fastcdc_segments"]["ratio"]) == (1.5, 1.5)
+    assert table["buzhash64_segments"]["ratio"] == 1.5 and table["lookups"]["value"] == 1.25
+    assert set(table) == {"clock", "fastcdc_sequential", "fastcdc_segments", "buzhash64_sequential",
+                          "buzhash64_segments", "lookups"}
+    more = FOUND | {"aes": 1e9, "aes_width": "ymm", "gather": 4e8, "gather_width": "ymm"}
+    table = {r["key"]: r for r in ceilings.rows(more, 7000.0)}
+    assert (table["aes"]["value"], table["aes"]["mb_s"], table["aes"]["width"]) == (0.5, 1000, "ymm")
+    assert table["gather"]["value"] == 5.0 and table["read"]["mb_s"] == 7000
+    table = {r["key"]: r for r in ceilings.rows(FOUND, "not measured: no room")}
+    assert table["read"]["value"] is None and table["read"]["not_measured"] == "not measured: no room"
+
+
+def test_the_read_file_goes_where_there_is_room(monkeypatch):
+    """/dev/shm when it has room for the file twice over, else the temporary directory, else OSError
+    (a container's 64 MiB /dev/shm must not end the run in a traceback)."""
+    free = {}
+
+    class St:
+        def __init__(self, place):
+            self.f_bavail, self.f_frsize = free[place], 1
+
+    monkeypatch.setattr(ceilings.os, "statvfs", lambda place: St(place))
+    tmp = ceilings.tempfile.gettempdir()
+    free.update({"/dev/shm": 1 << 30, tmp: 1 << 30})
+    assert ceilings.read_dir(64 << 20) == "/dev/shm"
+    free["/dev/shm"] = 64 << 20
+    assert ceilings.read_dir(64 << 20) == tmp
+    free[tmp] = 100 << 20
+    with pytest.raises(OSError, match="128 MiB free"):
+        ceilings.read_dir(64 << 20)
+
+
+@needs_cc
+def test_a_run_writes_the_json_and_a_missing_read_ceiling_is_said(monkeypatch, tmp_path, capsys):
+    """Exit 0; the table printed; the JSON has the CPU, date, compiler, flags and every row by key;
+    a read ceiling that cannot be measured is a row saying why, not a failure."""
+    def no_room(*_):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(ceilings, "read_ceiling", no_room)
+    monkeypatch.setenv("CC", "cc")
+    out = tmp_path / "c.json"
+    assert ceilings.main(["--json", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert printed.err == "" and "fastcdc: 4 segment chains, no cut test" in printed.out
+    assert "(not measured: No space left on device)" in printed.out
+    doc = json.loads(out.read_text())
+    assert {"cpu", "date", "compiler", "cflags", "rows"} <= set(doc) and doc["cflags"] == list(ceilings.CFLAGS)
+    keys = {r["key"] for r in doc["rows"]}
+    assert {"clock", "fastcdc_sequential", "fastcdc_segments", "buzhash64_sequential", "buzhash64_segments",
+            "lookups", "read"} <= keys
+
+
+def test_a_json_path_in_no_directory_is_refused_before_measuring(monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(ceilings, "probe", lambda *_: pytest.fail("measured before checking --json"))
+    assert ceilings.main(["--json", str(tmp_path / "no" / "such" / "c.json")]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        f"ceilings: --json: no such directory: {tmp_path / 'no' / 'such'}"]
+
+
+@pytest.mark.parametrize("cc, line", [("no-such-compiler-here", "no-such-compiler-here is not on PATH (set CC)"),
+                                      ("   ", "CC is empty")])
+def test_a_missing_compiler_is_one_line_and_exit_2(monkeypatch, capsys, cc, line):
+    monkeypatch.setenv("CC", cc)
     assert ceilings.main([]) == 2
-    err = capsys.readouterr().err.strip().splitlines()
-    assert err == ["ceilings: no C compiler: no-such-compiler-here is not on PATH (set CC)"]
+    assert capsys.readouterr().err.strip().splitlines() == [f"ceilings: no C compiler: {line}"]
+
+
+def _fake_cc(tmp_path, body):
+    fake = tmp_path / "badcc"
+    fake.write_text("#!/bin/sh\n" + body)
+    fake.chmod(0o755)
+    return str(fake)
 
 
 def test_a_failed_build_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path):
-    """A compiler that fails (here: one that cannot build anything) is named with the file and the
-    first line it wrote."""
-    fake = tmp_path / "badcc"
-    fake.write_text("#!/bin/sh\necho 'badcc: cannot compile' >&2\nexit 1\n")
-    fake.chmod(0o755)
-    monkeypatch.setenv("CC", str(fake))
+    """A compiler that fails is named with the file and the first line it wrote."""
+    monkeypatch.setenv("CC", _fake_cc(tmp_path, "echo 'badcc: cannot compile' >&2\nexit 1\n"))
     assert ceilings.main([]) == 2
     assert capsys.readouterr().err.strip().splitlines() == ["ceilings: badcc failed on ceilings.c: badcc: cannot compile"]
 
 
-def test_the_probe_source_ships_with_the_package():
-    """`pip install .` carries ceilings.c (package data), so the tool runs from an installed suite."""
-    import tomllib
-    from pathlib import Path
-    root = Path(ceilings.__file__).resolve().parents[2]
-    if not (root / "pyproject.toml").is_file():
-        pytest.skip("not a source checkout")
-    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert any(Path(ceilings.SOURCE.name).match(pat) for pat in data.get("conformance.tools", []))
+def test_a_probe_that_cannot_start_is_one_line_and_exit_2(monkeypatch, capsys, tmp_path):
+    """A 'compiler' that writes something not executable (as a noexec /tmp would refuse a real
+    one): OSError from starting it, one line."""
+    body = 'while [ "$1" != -o ]; do shift; done\nprintf "not an ELF" > "$2"\nchmod +x "$2"\n'
+    monkeypatch.setenv("CC", _fake_cc(tmp_path, body))
+    assert ceilings.main([]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == ["ceilings: cannot run the probe: Exec format error"]
+
+
+def test_a_failure_line_names_the_program_the_file_and_why():
+    """First line of standard error, else the signal that ended the command, else its exit status;
+    the file only when the command was given one."""
+    err = subprocess.CalledProcessError
+    assert failure_line("t", err(1, ["/usr/bin/cc", "-O3", "/x/y.c"], stderr="y.c:1: error\nmore\n")) == \
+        "t: cc failed on y.c: y.c:1: error"
+    assert failure_line("t", err(-4, ["/tmp/d/ceilings"], stderr="")) == "t: ceilings failed: killed by SIGILL"
+    assert failure_line("t", err(3, ["prog", "arg"])) == "t: prog failed on arg: exit 3"
 
 
 @needs_cc
@@ -88,3 +162,14 @@ def test_a_lost_output_is_exit_141(redirect):
     r = subprocess.run(cmd, shell=True, executable="/bin/bash", stderr=subprocess.PIPE, text=True,
                        env={**os.environ, "PYTHONPATH": str(ceilings.SOURCE.parents[2])})
     assert r.stderr.split() == ["141"]
+
+
+def test_the_probe_source_ships_with_the_package():
+    """`pip install .` carries ceilings.c (package data), so the tool runs from an installed suite."""
+    import tomllib
+    from pathlib import Path
+    root = Path(ceilings.__file__).resolve().parents[2]
+    if not (root / "pyproject.toml").is_file():
+        pytest.skip("not a source checkout")
+    data = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert any(Path(ceilings.SOURCE.name).match(pat) for pat in data.get("conformance.tools", []))

@@ -2,23 +2,29 @@
  * (conformance/tools/ceilings.py builds and runs this; the numbers are measurements of this
  * machine, not of the kernels).
  *
- * Each probe times a loop over seeded data, best of several runs, and prints one line
- * "name value unit". Cycles come from a dependent chain of adds timed first (one add per
- * cycle on every x86-64 and aarch64 core this project has seen), so the figures need no
- * hardware counters (a VM has none); they are per cycle of that clock.
+ * Each probe times a loop over seeded data, best of 15 runs of about a millisecond, and
+ * prints one line "name rate unit" with the rate per second; ceilings.py turns rates into per-cycle figures
+ * with the clock, a dependent chain of register adds (one per cycle on every core this
+ * project has seen; a register operand, as an add of a small constant may be folded at
+ * rename), timed before and after the probes (clock_before, clock_after, adds per second),
+ * so no hardware counters are needed (a VM has none).
  *
- *   gear1   the sequential Gear loop with its test (spec 02 §4): bytes per cycle
- *   gear4   4 Gear chains over 4 segments, no test: bytes per cycle, the most any
- *           segment-parallel fastcdc kernel of this shape can scan (tests only add work)
- *   roll1   the sequential buzhash64 roll with its test (spec 03 §5): bytes per cycle
- *   roll4   4 roll chains, no test: the ceiling of buzhash64's segment kernels
- *   lookups independent byte-then-table loads (the pair every Gear step makes) per cycle
- *   aes     AES-128 blocks per cycle at the widest AES instruction this CPU runs
- *           (10 rounds per block; aesenc-class throughput with 8 independent chains)
- *   gather  cycles per 8-lane 64-bit gather (AVX-512) or 4-lane (AVX2), when there is one
+ *   gear1   the sequential Gear loop with its test (spec 02 §4): bytes
+ *   gear4   4 Gear chains over 4 segments, no test: bytes; the most a segment-parallel
+ *           fastcdc kernel of this shape (a byte load, a table load and a shift-add per byte
+ *           and chain) can scan: its cut tests only add work
+ *   roll1   the sequential buzhash64 roll with its test (spec 03 §5): bytes
+ *   roll4   4 roll chains, no test: bytes; the same for buzhash64's segment kernels
+ *   lookups independent byte-then-table loads (the pair every Gear step makes)
+ *   aes     AES-128 blocks at the widest AES instruction this x86-64 CPU runs (10 rounds
+ *           per block; aesenc-class throughput with 8 independent chains)
+ *   gather  8-lane 64-bit gathers (AVX-512) or 4-lane (AVX2), when there is one
  *
- * C11, no library beyond libc; x86-64 probes use target attributes and run only where
- * __builtin_cpu_supports says so. */
+ * ceilings.py builds it with the vectorisers off (-fno-tree-vectorize -fno-tree-slp-vectorize,
+ * gcc and clang), so each probe stays the scalar loop it stands for whatever flags $CC
+ * carries (-march=native would otherwise turn lookups into gathers). C11, no library beyond
+ * libc; the x86-64 probes use target attributes and run only where __builtin_cpu_supports
+ * says so. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
 #include <stdio.h>
@@ -34,12 +40,13 @@
 #endif
 
 #define SEG (1u << 16)              /* bytes per segment: 4 segments stay in L2 */
-#define RUNS 7
+#define RUNS 15     /* runs of about a millisecond: the best fits in one time slice of a busy machine */
 
 static uint8_t data[4 * SEG + 4096];
 static uint64_t table[512];
 static volatile uint64_t sink;
-static volatile uint64_t never = ~0ull;  /* a mask no random state matches (loaded: not folded) */
+static volatile uint64_t never = ~0ull;  /* a mask no state here matches (loaded: not folded) */
+static volatile uint64_t one = 1;        /* the clock's register operand */
 
 static double now(void)
 {
@@ -61,12 +68,13 @@ static double best(uint64_t (*f)(size_t), size_t arg)
     return b;
 }
 
-/* n dependent adds: one cycle each (the empty asm keeps the compiler from folding them). */
+/* n dependent register adds: one cycle each (the empty asm keeps them from being folded). */
 static uint64_t adds(size_t n)
 {
     uint64_t x = sink;
+    const uint64_t step = one;
     for (size_t i = 0; i < n; i++) {
-        x += 1;
+        x += step;
         __asm__ volatile("" : "+r"(x));
     }
     return x;
@@ -92,7 +100,7 @@ static uint64_t gear4(size_t reps)
     uint64_t acc = 0;
     const uint8_t *p0 = data, *p1 = data + SEG, *p2 = data + 2 * SEG, *p3 = data + 3 * SEG;
     for (size_t r = 0; r < reps; r++) {
-        uint64_t a = r, b = 0, c = 0, d = 0;
+        uint64_t a = r, b = r, c = r, d = r;
         for (size_t i = 0; i < SEG; i++) {
             a = (a << 1) + table[p0[i]];
             b = (b << 1) + table[p1[i]];
@@ -130,7 +138,7 @@ static uint64_t roll4(size_t reps)
     const uint8_t *r0 = data, *r1 = data + SEG - WINDOW, *r2 = data + 2 * SEG - WINDOW, *r3 = data + 3 * SEG - WINDOW;
     const size_t n = SEG - WINDOW;
     for (size_t r = 0; r < reps; r++) {
-        uint64_t a = r, b = 0, c = 0, d = 0;
+        uint64_t a = r, b = r, c = r, d = r;
         for (size_t i = 0; i < n; i++) {
             a = rotl1(a) ^ table[256 + r0[i]] ^ table[r0[i + WINDOW]];
             b = rotl1(b) ^ table[256 + r1[i]] ^ table[r1[i + WINDOW]];
@@ -146,7 +154,7 @@ static uint64_t lookups(size_t reps)
 {
     uint64_t acc = 0;
     for (size_t r = 0; r < reps; r++) {
-        uint64_t a = 0, b = 0, c = 0, d = 0;
+        uint64_t a = r, b = r, c = r, d = r;
         for (size_t i = 0; i < 4 * SEG; i += 4) {
             a += table[data[i]];
             b += table[data[i + 1]];
@@ -191,15 +199,19 @@ __attribute__((target("vaes,avx512f"))) static uint64_t aes512(size_t n)
     return (uint64_t)_mm_cvtsi128_si64(_mm512_castsi512_si128(x));
 }
 
-/* Two independent gathers per iteration; the indices step by an add and a mask. */
+/* Two independent gathers per iteration; the indices step by an add and a mask. A gather
+ * merges into its destination, so each starts from a zeroed one under a mask read at run
+ * time (with a constant all-ones mask the compiler reuses one register for both gathers,
+ * chaining them). */
 __attribute__((target("avx512f"))) static uint64_t gather512(size_t n)
 {
     __m512i i0 = _mm512_set_epi64(1, 7, 33, 90, 200, 13, 77, 255), i1 = _mm512_set_epi64(3, 5, 7, 9, 11, 13, 15, 17);
     __m512i s0 = _mm512_setzero_si512(), s1 = s0;
     const __m512i step = _mm512_set1_epi64(1), m = _mm512_set1_epi64(255);
+    const __mmask8 all = (__mmask8)never;
     for (size_t i = 0; i < n; i++) {
-        s0 = _mm512_add_epi64(s0, _mm512_i64gather_epi64(i0, (const void *)table, 8));
-        s1 = _mm512_add_epi64(s1, _mm512_i64gather_epi64(i1, (const void *)table, 8));
+        s0 = _mm512_add_epi64(s0, _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), all, i0, (const void *)table, 8));
+        s1 = _mm512_add_epi64(s1, _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), all, i1, (const void *)table, 8));
         i0 = _mm512_and_si512(_mm512_add_epi64(i0, step), m);
         i1 = _mm512_and_si512(_mm512_add_epi64(i1, step), m);
     }
@@ -211,9 +223,12 @@ __attribute__((target("avx2"))) static uint64_t gather256(size_t n)
     __m256i i0 = _mm256_set_epi64x(1, 7, 33, 90), i1 = _mm256_set_epi64x(3, 5, 7, 9);
     __m256i s0 = _mm256_setzero_si256(), s1 = s0;
     const __m256i step = _mm256_set1_epi64x(1), m = _mm256_set1_epi64x(255);
+    const __m256i all = _mm256_set1_epi64x((long long)never);
     for (size_t i = 0; i < n; i++) {
-        s0 = _mm256_add_epi64(s0, _mm256_i64gather_epi64((const long long *)table, i0, 8));
-        s1 = _mm256_add_epi64(s1, _mm256_i64gather_epi64((const long long *)table, i1, 8));
+        s0 = _mm256_add_epi64(s0, _mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)table, i0,
+                                                              all, 8));
+        s1 = _mm256_add_epi64(s1, _mm256_mask_i64gather_epi64(_mm256_setzero_si256(), (const long long *)table, i1,
+                                                              all, 8));
         i0 = _mm256_and_si256(_mm256_add_epi64(i0, step), m);
         i1 = _mm256_and_si256(_mm256_add_epi64(i1, step), m);
     }
@@ -230,32 +245,32 @@ int main(void)
     }
     for (size_t i = 0; i < 512; i++) {
         x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-        table[i] = x | 1;               /* odd: a Gear state stays odd, so the never-mask test never exits */
+        table[i] = x | 1;               /* odd: a Gear state stays odd, never 0, so gear1 never exits */
     }
-    const size_t n_adds = 50u << 20, reps = 64;
-    const double cyc = best(adds, n_adds) / (double)n_adds;   /* seconds per cycle */
-    printf("ghz %.4f GHz\n", 1e-9 / cyc);
+    const size_t n_adds = 4u << 20, reps = 16;
+    printf("clock_before %.6g adds/s\n", (double)n_adds / best(adds, n_adds));
     const double bytes = 4.0 * SEG * (double)reps;
-    printf("gear1 %.4f B/cycle\n", bytes * cyc / best(gear1, reps));
-    printf("gear4 %.4f B/cycle\n", bytes * cyc / best(gear4, reps));
-    printf("roll1 %.4f B/cycle\n", 3.0 * SEG * (double)reps * cyc / best(roll1, reps));
-    printf("roll4 %.4f B/cycle\n", 4.0 * (SEG - WINDOW) * (double)reps * cyc / best(roll4, reps));
-    printf("lookups %.4f per cycle\n", bytes * cyc / best(lookups, reps));
+    printf("gear1 %.6g B/s\n", bytes / best(gear1, reps));
+    printf("gear4 %.6g B/s\n", bytes / best(gear4, reps));
+    printf("roll1 %.6g B/s\n", 3.0 * SEG * (double)reps / best(roll1, reps));
+    printf("roll4 %.6g B/s\n", 4.0 * (SEG - WINDOW) * (double)reps / best(roll4, reps));
+    printf("lookups %.6g lookups/s\n", bytes / best(lookups, reps));
 #if X86
     __builtin_cpu_init();
-    const size_t n_aes = 1u << 20;
+    const size_t n_aes = 1u << 17;
     const double rounds = 8.0 * (double)n_aes;      /* 8 chains of aesenc per iteration */
     if (__builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx512f"))
-        printf("aes %.4f blocks/cycle zmm\n", 4.0 * rounds / 10.0 * cyc / best(aes512, n_aes));
+        printf("aes %.6g blocks/s zmm\n", 4.0 * rounds / 10.0 / best(aes512, n_aes));
     else if (__builtin_cpu_supports("vaes") && __builtin_cpu_supports("avx2"))
-        printf("aes %.4f blocks/cycle ymm\n", 2.0 * rounds / 10.0 * cyc / best(aes256, n_aes));
+        printf("aes %.6g blocks/s ymm\n", 2.0 * rounds / 10.0 / best(aes256, n_aes));
     else if (__builtin_cpu_supports("aes"))
-        printf("aes %.4f blocks/cycle xmm\n", rounds / 10.0 * cyc / best(aes128, n_aes));
-    const size_t n_gather = 1u << 18;
+        printf("aes %.6g blocks/s xmm\n", rounds / 10.0 / best(aes128, n_aes));
+    const size_t n_gather = 1u << 15;
     if (__builtin_cpu_supports("avx512f"))
-        printf("gather %.4f cycles/gather zmm\n", best(gather512, n_gather) / cyc / (2.0 * (double)n_gather));
+        printf("gather %.6g gathers/s zmm\n", 2.0 * (double)n_gather / best(gather512, n_gather));
     else if (__builtin_cpu_supports("avx2"))
-        printf("gather %.4f cycles/gather ymm\n", best(gather256, n_gather) / cyc / (2.0 * (double)n_gather));
+        printf("gather %.6g gathers/s ymm\n", 2.0 * (double)n_gather / best(gather256, n_gather));
 #endif
+    printf("clock_after %.6g adds/s\n", (double)n_adds / best(adds, n_adds));
     return 0;
 }

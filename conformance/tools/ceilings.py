@@ -1,36 +1,45 @@
 """Measured throughput ceilings of the CPU at hand for the work the scan kernels do
 (``python -m conformance.tools.ceilings``): what no kernel of a given shape can beat here.
 
-`bench --against borg` says how fast the kernels are; this says how fast they could be on
-this machine, so a speed target can be told reachable or not by a measurement on the CPU
-itself (conformance.tools.mca predicts other CPUs). ceilings.c (beside this file, shipped with
-the package) is compiled at the kernels' level (C11, -O3) and run; it times, over seeded data in
-cache:
+`bench --against borg` says how fast the kernels are; this says how fast kernels of their
+shape could be on this machine, so a speed target can be told reachable or not by a
+measurement on the CPU itself (conformance.tools.mca predicts other CPUs). ceilings.c (beside
+this file, shipped with the package) is compiled at the kernels' level (C11, -O3, no
+auto-vectorisation) and run; it
+times, over seeded data in cache:
 
-- the sequential Gear loop (fastcdc ``scalar``) and 4 Gear chains over 4 segments with no
-  cut test: the most a segment-parallel fastcdc kernel of that shape can scan, and its ratio
-  to the sequential loop (the ceiling of ``bench``'s "scan every byte against the single
-  sequential chain");
-- the same for buzhash64's roll (two table lookups per byte);
+- the sequential Gear loop (fastcdc ``scalar``) and 4 Gear chains over 4 segments with no cut
+  test: the most a segment-parallel fastcdc kernel of that shape (a byte load, a table load
+  and a shift-add per byte and chain) can scan, and its ratio to the sequential loop (the
+  ceiling of ``bench``'s "scan every byte against the single sequential chain");
+- the same for buzhash64's roll (two bytes and two table entries per byte);
 - byte-then-table lookups per cycle (the load ports both families lean on);
-- AES-128 blocks per cycle at the widest AES instruction that runs here (the AES chunkers
-  encrypt one block per position: their ceiling whatever the UHF);
-- 64-bit gathers (AVX-512 or AVX2): what vector chains would pay per table lookup;
+- on x86-64, AES-128 blocks per cycle at the widest AES instruction that runs (the AES
+  chunkers encrypt one block per position: their ceiling whatever the UHF), and 64-bit
+  gathers (AVX-512 or AVX2): what vector chains would pay per table lookup;
 
-and, in Python, ``read(2)`` of a page-cached file into a reused page-aligned buffer: the
-ceiling of a chunker that does nothing but read (``fixed`` from a file).
+and, in Python, reads of a page-cached file into a reused page-aligned buffer (``readv`` with
+one buffer, a plain ``read(2)``): the ceiling of a chunker that does nothing but read
+(``fixed`` from a file).
 
-Figures are per cycle of a dependent-add clock (no hardware counters needed; one add per
-cycle) and in MB/s at that clock; best of 7 runs each; a busy machine lowers them. Seconds.
+Rates are per cycle of a clock of dependent register adds (one per cycle; no hardware
+counters needed), timed before and after the probes (the mean is used, both are shown),
+and in MB/s; best of 15 runs of about a millisecond each (reads: 7 of the file); a busy
+machine lowers them. Scan figures are over every
+byte (chunking skips each chunk's first min_size bytes, so a chunking rate can exceed them).
+Seconds.
 
     python -m conformance.tools.ceilings [--json FILE]
 
-Needs a C compiler (``$CC``, else cc); exit 2 with one line when it is missing or fails, 141
-when standard output is closed.
+Needs a C compiler ($CC, else cc). Exit status 2 with one line when it is missing, the probe
+cannot be built or run, or --json names a directory that does not exist; 141 when standard
+output is closed. The read ceiling is left out, with the reason, when no temporary
+directory has room for its file.
 """
 
 from __future__ import annotations
 
+import datetime
 import json
 import mmap
 import os
@@ -48,31 +57,34 @@ from chunkers.tune import cpu_model
 from conformance.tools import failure_line
 
 SOURCE = Path(__file__).with_name("ceilings.c")
-CFLAGS = ("-std=c11", "-O3")
-"""The kernels' language and optimisation level (setup.py); the probes carry their own target attributes."""
+CFLAGS = ("-std=c11", "-O3", "-fno-tree-vectorize", "-fno-tree-slp-vectorize")
+"""The kernels' language and optimisation level (setup.py), the vectorisers off (gcc and clang):
+each probe stays the scalar loop it stands for whatever $CC carries; the vector probes carry
+their own target attributes."""
 READ_SIZE = 64 << 20
 """Bytes of the page-cached file the read ceiling reads (in blocks of READ_BLOCK)."""
 READ_BLOCK = 4 << 20
 
 
-def compiler() -> str:
-    """$CC or cc (the compiler setup.py's build uses by default); LookupError if neither is on PATH."""
-    cc = os.environ.get("CC") or "cc"
-    if not shutil.which(cc.split()[0]):
-        raise LookupError(f"no C compiler: {cc} is not on PATH (set CC)")
+def compiler() -> list[str]:
+    """$CC (split into words: "ccache gcc" works) or cc; LookupError if it is empty or not on PATH."""
+    cc = os.environ.get("CC", "cc").split() or [""]
+    if not cc[0] or not shutil.which(cc[0]):
+        raise LookupError(f"no C compiler: {cc[0] or 'CC is empty'}" + (" is not on PATH (set CC)" if cc[0] else ""))
     return cc
 
 
-def probe(cc: str | None = None) -> dict[str, float]:
-    """ceilings.c built and run: {name: value} (ghz, gear1, gear4, roll1, roll4, lookups, and on
-    x86-64 aes and gather when the CPU has them). CalledProcessError if it fails to build or run."""
+def probe(cc: list[str] | None = None) -> dict[str, float | str]:
+    """ceilings.c built and run: {name: rate per second} (clock_before, clock_after, gear1, gear4,
+    roll1, roll4, lookups; on x86-64 aes and gather when the CPU has them, with aes_width and
+    gather_width: "xmm", "ymm" or "zmm"). CalledProcessError if it fails to build or run, OSError
+    if the built program cannot be started (a noexec temporary directory)."""
     cc = cc or compiler()
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / "ceilings"
-        subprocess.run([*cc.split(), *CFLAGS, "-o", str(exe), str(SOURCE)], check=True,
-                       capture_output=True, text=True)
+        subprocess.run([*cc, *CFLAGS, "-o", str(exe), str(SOURCE)], check=True, capture_output=True, text=True)
         out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
-    found = {}
+    found: dict[str, float | str] = {}
     for line in out.splitlines():
         name, value, *unit = line.split()
         found[name] = float(value)
@@ -81,11 +93,24 @@ def probe(cc: str | None = None) -> dict[str, float]:
     return found
 
 
+def read_dir(size: int) -> str:
+    """Where the read ceiling's file goes: /dev/shm (memory: page-cached for sure) when it has
+    twice ``size`` bytes free, else the default temporary directory when that has; OSError when
+    neither has (a container's small /dev/shm and a full disk)."""
+    for place in ("/dev/shm", tempfile.gettempdir()):
+        try:
+            st = os.statvfs(place)
+        except OSError:
+            continue
+        if st.f_bavail * st.f_frsize > 2 * size:
+            return place
+    raise OSError(f"no temporary directory has {2 * size >> 20} MiB free for the read ceiling's file")
+
+
 def read_ceiling(size: int = READ_SIZE, block: int = READ_BLOCK, runs: int = 7) -> float:
-    """MB/s of read(2) of a page-cached ``size``-byte file (on /dev/shm where there is one) in
-    ``block``-byte reads into one reused page-aligned buffer, best of ``runs``."""
-    tmpdir = "/dev/shm" if os.path.isdir("/dev/shm") else None
-    with tempfile.TemporaryFile(dir=tmpdir) as f, mmap.mmap(-1, block) as buf:
+    """MB/s of reading a page-cached ``size``-byte file in ``block``-byte reads into one reused
+    page-aligned buffer, best of ``runs``. OSError if the file cannot be written or read."""
+    with tempfile.TemporaryFile(dir=read_dir(size)) as f, mmap.mmap(-1, block) as buf:
         f.write(random.Random(0).randbytes(size))
         f.flush()
         view, fd, best = memoryview(buf), f.fileno(), float("inf")
@@ -101,59 +126,100 @@ def read_ceiling(size: int = READ_SIZE, block: int = READ_BLOCK, runs: int = 7) 
     return size / best / 1e6
 
 
-def rows(found: dict[str, float], read_mb_s: float | None) -> list[dict]:
-    """The table: {what, value, unit, mb_s, ratio} per ceiling (mb_s: at the measured clock;
-    ratio: the segment chains against the sequential loop)."""
-    ghz = found["ghz"]
-    out = [{"what": "clock (dependent adds)", "value": ghz, "unit": "GHz", "mb_s": None, "ratio": None}]
+def rows(found: dict, read_mb_s: float | str | None, block: int = READ_BLOCK) -> list[dict]:
+    """The table: {key, what, value, unit, mb_s, ratio} per ceiling. value: per cycle of the
+    mean clock (the clock row: its GHz, before and after); mb_s: MB/s; ratio: the segment
+    chains against the sequential loop. ``read_mb_s``: the read ceiling, or a string saying why
+    it was not measured (a row with value None), or None (no row)."""
+    hz = (found["clock_before"] + found["clock_after"]) / 2
+
+    def row(key, what, per_s, unit, mb=True, ratio=None):
+        return {"key": key, "what": what, "value": round(per_s / hz, 4), "unit": unit,
+                "mb_s": round(per_s / 1e6, 1) if mb else None, "ratio": ratio}
+
+    out = [{"key": "clock", "what": "clock (dependent register adds)", "value": round(hz / 1e9, 3), "unit": "GHz",
+            "mb_s": None, "ratio": None,
+            "range": [round(found["clock_before"] / 1e9, 3), round(found["clock_after"] / 1e9, 3)]}]
     for family, one, four in (("fastcdc", "gear1", "gear4"), ("buzhash64", "roll1", "roll4")):
-        out.append({"what": f"{family}: the sequential loop", "value": found[one], "unit": "B/cycle",
-                    "mb_s": found[one] * ghz * 1e3, "ratio": None})
-        out.append({"what": f"{family}: 4 segment chains, no cut test", "value": found[four], "unit": "B/cycle",
-                    "mb_s": found[four] * ghz * 1e3, "ratio": found[four] / found[one]})
-    out.append({"what": "byte-then-table lookups", "value": found["lookups"], "unit": "per cycle",
-                "mb_s": None, "ratio": None})
+        out.append(row(f"{family}_sequential", f"{family}: the sequential loop", found[one], "B/cycle"))
+        out.append(row(f"{family}_segments", f"{family}: 4 segment chains, no cut test", found[four], "B/cycle",
+                       ratio=round(found[four] / found[one], 3)))
+    out.append(row("lookups", "byte-then-table lookups", found["lookups"], "per cycle", mb=False))
     if "aes" in found:
-        out.append({"what": f"AES-128 blocks ({found['aes_width']}), one per position", "value": found["aes"],
-                    "unit": "blocks/cycle", "mb_s": found["aes"] * ghz * 1e3, "ratio": None})
+        out.append(row("aes", f"AES-128 blocks ({found['aes_width']}), one per position", found["aes"],
+                       "blocks/cycle") | {"width": found["aes_width"]})
     if "gather" in found:
-        out.append({"what": f"64-bit gather ({found['gather_width']})", "value": found["gather"],
-                    "unit": "cycles each", "mb_s": None, "ratio": None})
+        out.append({"key": "gather", "what": f"64-bit gather ({found['gather_width']})",
+                    "value": round(hz / found["gather"], 2), "unit": "cycles each", "mb_s": None, "ratio": None,
+                    "width": found["gather_width"]})
     if read_mb_s is not None:
-        out.append({"what": "read(2) of a page-cached file, 4 MiB reads", "value": read_mb_s, "unit": "MB/s",
-                    "mb_s": read_mb_s, "ratio": None})
+        measured = not isinstance(read_mb_s, str)
+        out.append({"key": "read", "what": f"read of a page-cached file, {block >> 20} MiB reads",
+                    "value": round(read_mb_s, 1) if measured else None, "unit": "MB/s",
+                    "mb_s": round(read_mb_s, 1) if measured else None, "ratio": None}
+                   | ({} if measured else {"not_measured": read_mb_s}))
     return out
 
 
+def document(table: list[dict], cc: list[str]) -> dict:
+    """The --json document: the CPU, the date, the compiler and flags, and the rows."""
+    version = subprocess.run([*cc, "--version"], capture_output=True, text=True).stdout.splitlines()
+    return {"cpu": cpu_model(), "date": datetime.date.today().isoformat(),
+            "compiler": version[0] if version else " ".join(cc), "cflags": list(CFLAGS), "rows": table}
+
+
 def main(argv=None) -> int:
-    ap = ArgumentParser(prog="python -m conformance.tools.ceilings", description=__doc__.split("\n\n")[0])
+    ap = ArgumentParser(prog="python -m conformance.tools.ceilings",
+                        description="Measured throughput ceilings of the CPU at hand for the work the scan kernels "
+                                    "do: what no kernel of a given shape can beat here.")
     ap.add_argument("--json", metavar="FILE", help="also write the ceilings as JSON")
     args = ap.parse_args(argv)
+    if args.json and not Path(args.json).resolve().parent.is_dir():
+        print(f"ceilings: --json: no such directory: {Path(args.json).resolve().parent}", file=sys.stderr)
+        return 2
     try:
-        found = probe()
+        cc = compiler()
+        found = probe(cc)
     except LookupError as e:
         print(f"ceilings: {e}", file=sys.stderr)
         return 2
     except subprocess.CalledProcessError as e:
         print(failure_line("ceilings", e), file=sys.stderr)
         return 2
-    table = rows(found, read_ceiling())
-    if args.json:
-        Path(args.json).write_text(json.dumps({"cpu": cpu_model(), "rows": table}, indent=1) + "\n")
-    if sys.stdout is None:          # started with `>&-`: the figures are measured, their output lost
-        return 141
+    except OSError as e:            # the built probe cannot be started (e.g. a noexec /tmp)
+        print(f"ceilings: cannot run the probe: {e.strerror or e}", file=sys.stderr)
+        return 2
     try:
-        print(f"measured on {cpu_model()} (ceilings of this CPU, best of 7; not kernel figures)")
-        print(f"{'ceiling':<46} {'value':>9} {'unit':<13} {'MB/s':>7} {'x sequential':>12}")
-        for r in table:
-            mb_s = f"{r['mb_s']:.0f}" if r["mb_s"] is not None else ""
-            ratio = f"{r['ratio']:.2f}" if r["ratio"] is not None else ""
-            print(f"{r['what']:<46} {r['value']:>9.3f} {r['unit']:<13} {mb_s:>7} {ratio:>12}")
-        sys.stdout.flush()
-    except BrokenPipeError:         # the reader went away (| head): as the chunkers CLI, exit 141
-        to_devnull(sys.stdout)
-        return 141
-    return 0
+        read = read_ceiling()
+    except OSError as e:
+        read = f"not measured: {e.strerror or e}"
+    table = rows(found, read)
+    if sys.stdout is not None:      # `>&-`: the figures are measured, their output lost (141 below)
+        try:
+            _print(table)
+        except BrokenPipeError:     # the reader went away (| head): as the chunkers CLI, exit 141
+            to_devnull(sys.stdout)
+            return 141
+    if args.json:
+        try:
+            Path(args.json).write_text(json.dumps(document(table, cc), indent=1) + "\n")
+        except OSError as e:
+            print(f"ceilings: --json: cannot write {args.json}: {e.strerror or e}", file=sys.stderr)
+            return 2
+    return 141 if sys.stdout is None else 0
+
+
+def _print(table: list[dict]) -> None:
+    print(f"measured on {cpu_model()} (ceilings of this CPU, best of 15 runs; not kernel figures)")
+    print(f"{'ceiling':<46} {'value':>9} {'unit':<13} {'MB/s':>8} {'x sequential':>12}")
+    for r in table:
+        value = "" if r["value"] is None else f"{r['value']:.3f}"
+        mb_s = "" if r["mb_s"] is None else f"{r['mb_s']:.0f}"
+        ratio = "" if r["ratio"] is None else f"{r['ratio']:.2f}"
+        note = f"  ({r['range'][0]} before, {r['range'][1]} after)" if "range" in r else \
+            f"  ({r['not_measured']})" if "not_measured" in r else ""
+        print(f"{r['what']:<46} {value:>9} {r['unit']:<13} {mb_s:>8} {ratio:>12}{note}")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
