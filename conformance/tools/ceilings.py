@@ -5,8 +5,7 @@
 shape could be on this machine, so a speed target can be told reachable or not by a
 measurement on the CPU itself (conformance.tools.mca predicts other CPUs). ceilings.c (beside
 this file, shipped with the package) is compiled at the kernels' level (C11, -O3, no
-auto-vectorisation) and run; it
-times, over seeded data in cache:
+auto-vectorisation) and run; it times, over seeded data in cache:
 
 - the sequential Gear loop (fastcdc ``scalar``) and 4 Gear chains over 4 segments with no cut
   test: the most a segment-parallel fastcdc kernel of that shape (a byte load, a table load
@@ -23,11 +22,10 @@ one buffer, a plain ``read(2)``): the ceiling of a chunker that does nothing but
 (``fixed`` from a file).
 
 Rates are per cycle of a clock of dependent register adds (one per cycle; no hardware
-counters needed), timed before and after the probes (the mean is used, both are shown),
-and in MB/s; best of 15 runs of about a millisecond each (reads: 7 of the file); a busy
-machine lowers them. Scan figures are over every
-byte (chunking skips each chunk's first min_size bytes, so a chunking rate can exceed them).
-Seconds.
+counters needed), timed before and after the probes (the mean is used, both are shown), and
+in MB/s; best of 15 runs of about a millisecond each (reads: 7 of the file); a busy machine
+lowers them. Scan figures are over every byte (chunking skips each chunk's first min_size
+bytes, so a chunking rate can exceed them). Takes a second or two.
 
     python -m conformance.tools.ceilings [--json FILE]
 
