@@ -3,11 +3,11 @@
  * machine, not of the kernels).
  *
  * Each probe times a loop over seeded data, best of 15 runs of about a millisecond, and
- * prints one line "name rate unit" with the rate per second; ceilings.py turns rates into per-cycle figures
- * with the clock, a dependent chain of register adds (one per cycle on every core this
- * project has seen; a register operand, as an add of a small constant may be folded at
- * rename), timed before and after the probes (clock_before, clock_after, adds per second),
- * so no hardware counters are needed (a VM has none).
+ * prints one line "name rate unit" with the rate per second; ceilings.py turns rates into
+ * per-cycle figures with the clock, a dependent chain of register adds (one per cycle on
+ * every core this project has seen; a register operand, as an add of a small constant may
+ * be folded at rename), timed before and after the probes (clock_before, clock_after, adds
+ * per second), so no hardware counters are needed (a VM has none).
  *
  *   gear1   the sequential Gear loop with its test (spec 02 §4), four steps per loop branch
  *           as fastcdc's scalar kernel: bytes
@@ -29,8 +29,6 @@
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

@@ -66,9 +66,11 @@ READ_BLOCK = 4 << 20
 
 def compiler() -> list[str]:
     """$CC (split into words: "ccache gcc" works) or cc; LookupError if it is empty or not on PATH."""
-    cc = os.environ.get("CC", "cc").split() or [""]
-    if not cc[0] or not shutil.which(cc[0]):
-        raise LookupError(f"no C compiler: {cc[0] or 'CC is empty'}" + (" is not on PATH (set CC)" if cc[0] else ""))
+    cc = os.environ.get("CC", "cc").split()
+    if not cc:
+        raise LookupError("no C compiler: CC is empty")
+    if not shutil.which(cc[0]):
+        raise LookupError(f"no C compiler: {cc[0]} is not on PATH (set CC)")
     return cc
 
 
