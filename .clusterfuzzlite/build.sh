@@ -8,7 +8,7 @@
 # 1. checks the pinned toolchain: Python >= 3.11, atheris 3.0.0, PyInstaller;
 # 2. builds the extensions with $CC/$CFLAGS into $WORK/build (python -m fuzz build);
 # 3. stages ONLY what a target needs into $WORK/stage: the instrumented chunkers package (no
-#    source-tree chunkers/ anywhere on the path), model/, impls/, vectors/, conformance/, fuzz/;
+#    source-tree chunkers/ anywhere on the path), vectors/ (with the model and the adapters), conformance/, fuzz/;
 # 4. per target: compile_python_fuzzer (PyInstaller, every module named as a hidden import, so
 #    PyInstaller never has to import the instrumented extensions), the seed corpus zip, the
 #    .options file (max_len, dict) and the dictionary.
@@ -42,13 +42,13 @@ rm -rf "$STAGE"
 mkdir -p "$STAGE"
 cp -r "$BUILD/chunkers" "$STAGE/chunkers"
 rm -rf "$STAGE/chunkers/tmp"
-for pkg in model impls vectors conformance fuzz; do
+for pkg in vectors conformance fuzz; do
   tar -C "$ROOT" --exclude=__pycache__ --exclude=fuzz/build --exclude=fuzz/corpus --exclude=fuzz/artifacts \
     -cf - "$pkg" | tar -C "$STAGE" -xf -
 done
 # Every module of chunkers (the extensions among them) and fuzz (targets are loaded by name) as
 # PyInstaller hidden imports: found statically, nothing is imported (an instrumented extension
-# cannot be imported without the sanitizer runtime). model, impls, vectors and conformance follow
+# cannot be imported without the sanitizer runtime). vectors and conformance follow
 # from their import statements.
 HIDDEN=()
 while IFS= read -r mod; do HIDDEN+=(--hidden-import "$mod"); done < <(

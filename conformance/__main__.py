@@ -7,7 +7,7 @@ family's reference kernel and the reference with the pure-Python model, runs
 every golden vector (vectors/) on every kernel, prints the matrix and exits 1
 on any mismatch (printing a minimal reproducer). ``--impl NAME`` checks
 another implementation instead (``borg``, ``model`` or ``module:attribute``,
-see impls): its kernels run the vectors and the chunk-level
+see vectors.impls): its kernels run the vectors and the chunk-level
 comparisons against our chunkers; an implementation that cannot be loaded
 is an error (one line, exit 2) unless ``--allow-missing`` skips the run.
 Real files are read in bounded pieces;

@@ -13,7 +13,7 @@ from fuzz import targets
 SCAN_FAMILIES = ("fastcdc", "buzhash64", "aes")     # kernel families with scan targets (fuzz/scan_diff.py)
 IMPL_HELP = ("implementation under test of the targets that go through the adapter (impl_chunks): ours "
              "(default), borg (the instrumented borg of BORG_SANITIZE=1 ci/borg-reference.sh, $BORG_FUZZ_VENV), "
-             "model or module:attribute (impls/); the other targets check ours only")
+             "model or module:attribute (vectors/impls/); the other targets check ours only")
 
 
 def _impl_target(name: str, impl: str):
@@ -22,7 +22,7 @@ def _impl_target(name: str, impl: str):
     check_impl(name, impl)
     mod = targets.load(name)
     if targets.TARGETS[name].impl:
-        import impls
+        from vectors import impls
         mod.set_implementation(impls.load(impl))        # impls.LoadError is a LookupError: one line, exit 2
     return mod
 

@@ -220,7 +220,7 @@ def check_impl(name: str, impl: str) -> None:
     """LookupError (one line) unless target ``name`` can fuzz ``impl``: a name impls
     knows or ``module:attribute``, and a target that goes through the adapter (Target.impl)."""
     try:
-        from impls import REGISTRY
+        from vectors.impls import REGISTRY
         known = list(REGISTRY)
     except ImportError:         # chunkers not importable in this process (the ClusterFuzzLite build)
         known = ["ours", "borg", "model"]

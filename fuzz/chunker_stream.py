@@ -302,7 +302,7 @@ def TestOneInput(raw: bytes) -> None:
         ref = make(params, key, seed, kind.reference, case["normal_size"])
         check(_chunks(ref, data) == whole, f"{name}: chunks differ from kernel {kind.reference!r}")
     if model() is not None and (kind.credential != "key" or key is None or key in KEYS) and len(data) <= MODEL_MAX:
-        from impls import Model    # caches the AES model's key expansion
+        from vectors.impls import Model    # caches the AES model's key expansion
         want = Model().chunk_sizes(params, data, key=key, seed=seed, normal_size=case["normal_size"])
         check([c[0] for c in whole] == want, f"{name}: sizes {[c[0] for c in whole]}, the model {want}")
     check(fd_chunks(chunker, data, case["fd_read_size"]) == whole,

@@ -74,7 +74,7 @@ def model():
     harnesses only hand the model a few fixed keys.
     """
     try:
-        import model as m
+        from vectors import model as m
     except ImportError as exc:
         print(f"fuzz: model is missing ({exc}); model comparisons are skipped", file=sys.stderr)
         return None

@@ -61,7 +61,7 @@ _IMPL: list = []
 def implementation():
     """The implementation this process fuzzes: set_implementation's, else ``$CHUNKERS_FUZZ_IMPL``."""
     if not _IMPL:
-        import impls
+        from vectors import impls
         _IMPL.append(impls.load(os.environ.get(IMPL_ENV) or "ours"))    # impls.LoadError: one line
     return _IMPL[0]
 
@@ -285,7 +285,7 @@ def run(raw: bytes, impl=None) -> None:
     bounds = size_bounds(kind, ref)
     check_chunks(_describe(case, "ours", kind.reference), want, data, bounds)
     if model() is not None and len(data) <= MODEL_MAX and (case["key"] is None or case["key"] in KEYS):
-        from impls import Model
+        from vectors.impls import Model
         sizes = Model().chunk_sizes(params, data, key=case["key"], seed=case["seed"],
                                     normal_size=case["normal_size"])
         check([s for s, _ in want] == sizes, lambda: f"{_describe(case, 'ours', kind.reference)}: sizes "

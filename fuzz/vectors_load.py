@@ -260,7 +260,7 @@ def _model_chunks(name: str, group: dict, test: dict):
                 or params[0] != "fixed" and not all(type(e) is int and 0 <= e <= 64 for e in params[1:3])):
             return None                         # the model would compute 2**exponent for any int
         data = materialize(test["input"])
-        from impls import Model
+        from vectors.impls import Model
         sizes = Model().chunk_sizes(tuple(group["params"]), data, seed=test.get("seed", 0),
                                     key=bytes.fromhex(test["key"]) if "key" in test else None,
                                     normal_size=group["normalSize"])
@@ -284,7 +284,7 @@ def _model_meaning(name: str, group: dict, test: dict):
 
 def check_run(name: str, doc: dict) -> None:
     """Run a valid document; every test with a known truth passes exactly when its result means the truth."""
-    from impls import Ours
+    from vectors.impls import Ours
     _, failures = generate.run_document(Ours(), doc, None, max_input=RUN_MAX)
     failed = {}
     for f in failures:

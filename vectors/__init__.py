@@ -10,6 +10,13 @@ against the rules a schema cannot express.
 
 ``python -m vectors regenerate`` writes the files, ``python -m vectors
 check`` reports drift; see :mod:`vectors.generate`.
+
+The subpackages are what the vectors are made and checked with, layered
+below the rest of this package: :mod:`vectors.model`, the independent
+pure-Python model of the spec (it imports nothing of this project), and
+:mod:`vectors.impls`, the adapters through which any implementation (ours,
+borg, the model) is run (``--impl``). They live here, not as top-level
+packages, so that installing the project adds no generic top-level names.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, NamedTuple
 
 from chunkers.params import parse_params
-from impls import Model
+from vectors.impls import Model
 from vectors import grid
 from vectors.inputs import generated, real_file
 

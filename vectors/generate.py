@@ -13,7 +13,7 @@ import json
 import os
 from typing import NamedTuple
 
-from impls import Model, Ours
+from vectors.impls import Model, Ours
 from vectors import cases as cases_mod
 from vectors import dumps, load_text, path_of, unreadable, validate
 from vectors.inputs import describe, materialize, stored

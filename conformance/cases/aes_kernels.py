@@ -42,7 +42,7 @@ def context(key: str):
 @functools.lru_cache(maxsize=None)
 def model_context(key: str):
     """The pure-Python model's context for a case key."""
-    from model import aes, goldilocks
+    from vectors.model import aes, goldilocks
     chunker, material = split_key(key)
     if material.startswith("K="):
         return aes.from_uhf(chunker, bytes(16), goldilocks.Goldilocks(int(material[2:], 16)))
@@ -57,7 +57,7 @@ def run(case: ScanCase, kernel: str) -> tuple:
 
 def model(case: ScanCase) -> tuple:
     """(position, exit digest) of the model on the case's span."""
-    from model import aes
+    from vectors.model import aes
     return aes.scan(model_context(case.key), case.data, HISTORY, len(case.data) - HISTORY, case.state, case.mask)
 
 

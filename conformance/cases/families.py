@@ -19,7 +19,7 @@ from conformance.cases.common import common_cases, lane_cases
 from conformance.cases.kernels import KERNELS
 from conformance.cases.scan import ScanCase, mask_of
 from chunkers.registry import reference
-from impls.families import FAMILY_CHUNKERS
+from vectors.impls.families import FAMILY_CHUNKERS
 
 
 @dataclass

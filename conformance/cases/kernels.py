@@ -35,10 +35,10 @@ def table(kind: str, key: str):
             from chunkers.buzhash64 import table as buzhash64_table
             _TABLES[kind, key] = buzhash64_table(key_bytes(key))
         elif kind == "model-fastcdc":
-            from model import fastcdc
+            from vectors.model import fastcdc
             _TABLES[kind, key] = fastcdc.gear_table(key_bytes(key))
         else:
-            from model import buzhash64
+            from vectors.model import buzhash64
             _TABLES[kind, key] = buzhash64.table(key_bytes(key))
     return _TABLES[kind, key]
 
@@ -49,7 +49,7 @@ def fastcdc_run(case: ScanCase, kernel: str) -> tuple:
 
 
 def fastcdc_model(case: ScanCase) -> tuple:
-    from model import fastcdc
+    from vectors.model import fastcdc
     return fastcdc.scan(table("model-fastcdc", case.key), case.data, case.state, case.mask)
 
 
@@ -60,7 +60,7 @@ def buzhash64_run(case: ScanCase, kernel: str) -> tuple:
 
 
 def buzhash64_model(case: ScanCase) -> tuple:
-    from model import buzhash64
+    from vectors.model import buzhash64
     t = table("model-buzhash64", case.key)
     return buzhash64.scan(t, buzhash64.rotated(t, case.window), case.data, case.window, case.state, case.mask)
 
@@ -71,7 +71,7 @@ def buzhash_run(case: ScanCase, kernel: str) -> tuple:
 
 
 def buzhash_model(case: ScanCase) -> tuple:
-    from model import buzhash
+    from vectors.model import buzhash
     t = buzhash.table(seed_of(case.key))
     return buzhash.scan(t, buzhash.rotated(t, case.window), case.data, case.window, case.state, case.mask)
 

@@ -48,7 +48,7 @@ prints them)."""
 def _recorder(key: bytes):
     """A model key stream (spec 01 §9) that logs the bytes it hands out (``log``) and the first
     candidate of every ``random_int(n)`` (``firsts``: n -> value after the mask)."""
-    from model.csprng import KeyStream
+    from vectors.model.csprng import KeyStream
 
     class Recorder(KeyStream):
         def __init__(self):
@@ -81,7 +81,7 @@ def buzhash64_targets(key: bytes) -> set:
 
 def rabin_targets(key: bytes) -> set:
     """The rabin-aes boundary targets the key hits, by the model's key expansion (spec 06 §2.2, 08 §2)."""
-    from model import aes
+    from vectors.model import aes
     rec = _recorder(key)
     aes.expand_key("rabin-aes", stream=rec)
     rejected = (len(rec.log) - 16) // 8 - 1        # A, then 8-byte candidates; the last one accepted
@@ -167,8 +167,8 @@ def _ours_context(name: str, key: bytes | None = None, stream: bytes | None = No
 
 
 def _model_context(name: str, key: bytes | None = None, stream: bytes | None = None):
-    from model import aes
-    from model.csprng import ByteStream
+    from vectors.model import aes
+    from vectors.model.csprng import ByteStream
     return aes.expand_key(name, key) if stream is None else aes.expand_key(name, stream=ByteStream(stream))
 
 
@@ -184,7 +184,7 @@ def _context_view(ctx, model: bool) -> tuple:
 def table_mismatches(seed: int) -> list[Mismatch]:
     """buzhash64 tables (spec 03 §2) of ours vs the model: the zero key, a seeded key and the boundary keys."""
     from chunkers.buzhash64 import table
-    from model import buzhash64
+    from vectors.model import buzhash64
     out = []
     for k in ("Z", f"R{seed}") + boundary_keys("buzhash64"):
         if list(table(key_bytes(k))) != buzhash64.table(key_bytes(k)):

@@ -31,7 +31,7 @@ import pytest
 
 from conformance.run import audit, engine
 
-import impls
+from vectors import impls
 
 pytest_plugins = ["conformance.plugin.tiers", "conformance.plugin.provenance"]
 
@@ -46,7 +46,7 @@ def pytest_addoption(parser):
     parser.addoption("--slow", action="store_true", help="also run the slow tier (marker 'slow')")
     parser.addoption("--impl", default="ours",
                      help="implementation under test: ours (default), borg, model or module:attribute "
-                          "(see impls/)")
+                          "(see vectors/impls/)")
     parser.addoption("--allow-missing", action="store_true",
                      help="with --impl: skip every check if the implementation is not available here, "
                           "instead of exit status 2")

@@ -29,7 +29,7 @@ def pytest_runtest_logreport(report):
 def pytest_terminal_summary(terminalreporter, config):
     import chunkers
     from conformance.run import engine
-    from impls import provenance
+    from vectors.impls import provenance
     impl = engine.implementation().name
     terminalreporter.write_sep("-", "kernel provenance: whose code ran, whose instructions")
     if impl != "ours":

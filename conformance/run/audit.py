@@ -15,7 +15,7 @@ pytest plugin and the main job.
 
 from __future__ import annotations
 
-import impls
+from vectors import impls
 from conformance.cases.families import FAMILIES
 
 LEVELS = ("vectors", "chunk", "scan")

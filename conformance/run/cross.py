@@ -32,7 +32,7 @@ import sys
 
 from chunkers.clihelp import ArgumentParser
 from conformance.run import audit, engine, job
-import impls
+from vectors import impls
 from conformance.cases.families import FAMILIES
 
 SEED = 1

@@ -15,8 +15,8 @@ import random
 from typing import Iterable, NamedTuple
 
 from chunkers.params import parse_params
-import impls
-from impls import provenance
+from vectors import impls
+from vectors.impls import provenance
 from conformance.cases.families import FAMILIES
 from conformance.cases.scan import GUARD, MODEL_MAX_SPAN, ScanCase, key_bytes, seed_of
 from vectors.results import first_cut_difference

@@ -21,12 +21,12 @@ import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
 from conformance.run import audit, engine, impl_cells, parallel, progress, realfiles
 from conformance.tools import emulate, tiers
-import impls
+from vectors import impls
 from conformance.cases import catalogue, classes
 from conformance.run.engine import (Mismatch, chunk_mismatch, chunk_sizes, model_mismatches, model_sizes, our_sizes,
                                 scan_mismatches)
 from conformance.cases.families import FAMILIES
-from impls.provenance import ProvenanceError
+from vectors.impls.provenance import ProvenanceError
 from conformance.run.proof import kernel_checks, ran_note
 
 MODEL_PREFIX = 1 << 16
@@ -384,7 +384,7 @@ def _run_all(cells: list, skipped: dict, seed: int, corpus_size: int, real, fami
 def run(paths, seed: int, corpus_size: int, report: str | None, families=None, tier_choice: str = "native",
         impl: str = "ours", allow_missing: bool = False, *, sample: int | None = None,
         max_bytes: int | None = None, jobs: int = 1, fail_fast: bool = False) -> int:
-    """Run the job on implementation ``impl`` (see impls.get) with progress reports;
+    """Run the job on implementation ``impl`` (see vectors.impls.get) with progress reports;
     print the matrix, the skipped files, the other tiers of ours (see conformance.tools.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
     ``max_bytes`` bytes (see conformance.run.realfiles). ``jobs``: worker processes. ``fail_fast``:

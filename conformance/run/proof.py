@@ -13,9 +13,9 @@ from __future__ import annotations
 import functools
 
 from chunkers.registry import HIDE_ENV, NO_CPU, resolve, rows
-from impls import provenance
+from vectors.impls import provenance
 from conformance.run.engine import Mismatch
-from impls.base import env
+from vectors.impls.base import env
 
 
 @functools.lru_cache(maxsize=1)

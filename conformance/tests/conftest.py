@@ -8,7 +8,7 @@ covered). Tests that take ``scan_family`` run once per scan family.
 ``--slow``, ``--impl NAME`` and ``--allow-missing`` are registered, and the
 implementation under test is set, by the plugin conformance.plugin.
 ``--impl NAME`` (``ours`` by default, ``borg``, ``model`` or
-``module:attribute``, see impls) runs the vectors and the
+``module:attribute``, see vectors.impls) runs the vectors and the
 chunk-level checks against that implementation's kernels: only the tests
 parametrized over ``family_kernel`` by this hook (``@pytest.mark.families``
 narrows the families) and not marked ``ours_only`` (those call our chunkers or

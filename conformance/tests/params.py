@@ -2,7 +2,7 @@
 
 import pytest
 
-import impls
+from vectors import impls
 from conformance.cases.families import FAMILIES
 
 

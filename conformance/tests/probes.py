@@ -9,8 +9,8 @@
   pytest and the main job must fail naming exactly that kernel.
 """
 
-import impls
-from impls.families import family_of
+from vectors import impls
+from vectors.impls.families import family_of
 
 FAMILY, KERNEL = "fastcdc", "blockwise"
 """The corrupted kernel of OneCutMoved (blockwise: it runs on every CPU and is not the default)."""

@@ -16,9 +16,9 @@ from chunkers import aes as caes
 from conformance.run import engine
 from conformance.cases import aes_family, aes_kernels
 from conformance.cases.families import FAMILIES
-from model import aes as maes
-from model import csprng, gf2
-from model.goldilocks import P
+from vectors.model import aes as maes
+from vectors.model import csprng, gf2
+from vectors.model.goldilocks import P
 from conformance.spec_values import (AES_SC, SPEC_10_EDGE, SPEC_10_POSITIONS, SPEC_10_RAW, SPEC_10_WINDOWS, hexval, ints,
                                      md_rows)
 from conformance.spec_values import KEYS as SPEC_KEYS

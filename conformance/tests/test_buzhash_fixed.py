@@ -21,7 +21,7 @@ from chunkers import bufpool, buzhash, cli
 from chunkers.params import ParamsError, parse_params
 from conformance import spec_values as spec
 from vectors.generators import sha_ctr
-from model import buzhash as model_buzhash
+from vectors.model import buzhash as model_buzhash
 from conformance.tests.test_chunks import ChunkedReader
 from conformance.tests.test_model_spec import _windowed_grid
 

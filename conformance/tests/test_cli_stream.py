@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from chunkers import bench, cli
-from impls import Model
+from vectors.impls import Model
 
 pytestmark = pytest.mark.ours_only
 PARAMS = "fastcdc,6,12,8,2"

@@ -14,7 +14,7 @@ from conformance.run import cross, engine
 
 from conformance.tools import tiers
 
-import impls
+from vectors import impls
 from conformance.tests.test_impls import ROOT, stub_borg  # noqa: F401  (the fixture)
 
 pytestmark = pytest.mark.ours_only

@@ -17,7 +17,7 @@ import pytest
 import chunkers
 from chunkers.params import ParamsError
 from chunkers.registry import HIDE_ENV
-from impls import Model
+from vectors.impls import Model
 
 KEY = bytes(range(32))
 SMALL = {   # params string -> what make_chunker needs besides it

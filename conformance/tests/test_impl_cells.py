@@ -11,7 +11,7 @@ import pytest
 
 from chunkers.registry import NATIVE, NOT_COVERED
 from conformance.run import impl_cells
-import impls
+from vectors import impls
 from conformance.run.job import Cell
 from conformance.tests.test_impls import ROOT, STUB, stub_borg  # noqa: F401  (the fixture)
 from conformance.tools.tiers import BIG_ENDIAN

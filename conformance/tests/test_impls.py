@@ -12,9 +12,9 @@ import sys
 import pytest
 
 import vectors
-import impls
+from vectors import impls
 from conformance.cases.families import FAMILIES
-from impls.families import family_of
+from vectors.impls.families import family_of
 from conformance.tests.params import kernel_params
 from vectors.generate import run_document
 

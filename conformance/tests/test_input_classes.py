@@ -69,7 +69,7 @@ def test_zero_cases_cover_every_offset():
 
 def test_zero_classifier_catches_a_misclassified_chunk():
     """The check is not vacuous: an implementation that drops one non-zero byte's chunk data fails."""
-    import impls
+    from vectors import impls
 
     class Lossy(impls.Ours):
         def chunks(self, params, source, **kw):

@@ -18,8 +18,8 @@ import struct
 import pytest
 
 from vectors import generators
-import model
-from model import (aes, buzhash, buzhash64, csprng, driver, fastcdc,
+from vectors import model
+from vectors.model import (aes, buzhash, buzhash64, csprng, driver, fastcdc,
                                fixed, gf2, goldilocks, masks, rabin, toeplitz)
 from conformance.spec_values import (  # noqa: F401
     SPEC_KEYS, spec10_chunk_rows,

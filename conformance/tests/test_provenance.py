@@ -14,7 +14,7 @@ import chunkers
 from chunkers.registry import HIDE_ENV, NO_CPU
 from conformance.run import proof
 from conformance.tools import emulate, isa
-from impls import provenance
+from vectors.impls import provenance
 from conformance.cases.families import FAMILIES
 from conformance.tests.params import kernel_params
 

@@ -135,13 +135,13 @@ def test_coverage_exclusions_parse():
 
 
 def test_every_subpackage_is_installed():
-    """`pip install .` ships every package under chunkers/, model/, impls/, vectors/ and
+    """`pip install .` ships every package under chunkers/, vectors/ and
     conformance/: a missing one (conformance.tools.mutants was) breaks `pytest --pyargs
     conformance` at collection."""
     import tomllib
     listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {".".join(p.parent.relative_to(REPO).parts)
-             for top in ("chunkers", "model", "impls", "vectors", "conformance")
+             for top in ("chunkers", "vectors", "conformance")
              for p in (REPO / top).rglob("__init__.py")
              if "stub_borg" not in p.parts and "build" not in p.relative_to(REPO).parts}
     assert found - listed == set(), "packages missing from pyproject.toml [tool.setuptools] packages"
@@ -199,14 +199,14 @@ def test_a_build_tree_copy_drops_what_the_repository_no_longer_has(tmp_path):
     copy (a module the tree no longer has must not be importable there); what compiling writes
     next to the sources (chunkers/*.c) stays."""
     repo = tmp_path / "repo"
-    for rel in ("chunkers/a.py", "chunkers/csrc/k.c", "model/m.py", "impls/i.py", "vectors/v.py", "setup.py"):
+    for rel in ("chunkers/a.py", "chunkers/csrc/k.c", "vectors/model/m.py", "vectors/impls/i.py", "vectors/v.py", "setup.py"):
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(rel)
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     tree = Tree(tmp_path / "tree")
     tree.sync(repo)
     (tree.src / "chunkers" / "a.c").write_text("generated")
-    for rel in ("chunkers/a.py", "chunkers/csrc/k.c", "model/m.py", "impls/i.py", "vectors/v.py"):
+    for rel in ("chunkers/a.py", "chunkers/csrc/k.c", "vectors/model/m.py", "vectors/impls/i.py", "vectors/v.py"):
         (repo / rel).unlink()
     tree.sync(repo)
     left = sorted(p.relative_to(tree.src).as_posix() for p in tree.src.rglob("*") if p.is_file())

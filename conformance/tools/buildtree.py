@@ -94,7 +94,7 @@ def _pruned(rel: str) -> bool:
     """Whether a file at ``rel`` in a copy goes when the repository no longer lists it: the copied
     packages' files, and chunkers' own sources (not what cythonizing and compiling write next to
     them: chunkers/*.c, *.so)."""
-    return rel.startswith(("chunkers/csrc/", "model/", "impls/", "vectors/", "conformance/")) or (
+    return rel.startswith(("chunkers/csrc/", "vectors/", "conformance/")) or (
         rel.count("/") == 1 and rel.startswith("chunkers/") and rel.endswith((".py", ".pyx", ".pxd", ".pxi")))
 
 

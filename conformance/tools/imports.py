@@ -1,8 +1,10 @@
 """The import graph of the project's packages: no circle, no upward import.
 
 The packages are layered, each importing only those before it in
-:data:`LAYERS`: the product (``chunkers``), the independent model, the
-implementation adapters, the golden vectors, the suite, the fuzz targets.
+:data:`LAYERS`: the product (``chunkers``), the independent model
+(``vectors.model``), the implementation adapters (``vectors.impls``), the
+golden vectors (the rest of ``vectors``), the suite, the fuzz targets. A
+module belongs to the longest layer name that prefixes it.
 Every import counts, at module level or inside a function, Python (``ast``,
 with ``importlib.import_module`` / ``__import__`` of a literal name) and Cython
 (``.pyx`` and its ``.pxd``: ``cimport`` and ``import`` lines); tests are left
@@ -21,16 +23,18 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-LAYERS = ("chunkers", "model", "impls", "vectors", "conformance", "fuzz")
+LAYERS = ("chunkers", "vectors.model", "vectors.impls", "vectors", "conformance", "fuzz")
+PACKAGES = tuple(dict.fromkeys(layer.split(".")[0] for layer in LAYERS))
+"""The top-level packages the layers live in."""
 _CYTHON_FROM = re.compile(r"\s*from\s+([\w.]+)\s+c?import\s+\(?\s*([\w\s,]+)")
 _CYTHON_IMPORT = re.compile(r"\s*c?import\s+([\w.\s,]+)")
 _DYNAMIC = {"import_module", "__import__"}     # importlib.import_module("a.b"), __import__("a"): literal names
 
 
 def modules(root: Path = ROOT) -> dict[str, Path]:
-    """Module name -> source file, for every package in LAYERS (tests and build outputs left out)."""
+    """Module name -> source file, for every package in PACKAGES (tests and build outputs left out)."""
     out = {}
-    for pkg in LAYERS:
+    for pkg in PACKAGES:
         for p in sorted((root / pkg).rglob("*")):
             rel = p.relative_to(root)
             if p.suffix not in (".py", ".pyx") or "tests" in rel.parts or any(
@@ -134,10 +138,14 @@ def cycles(g: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+def layer_of(module: str) -> str:
+    """The layer of ``module``: the longest name in LAYERS that is the module or a package above it."""
+    return max((x for x in LAYERS if module == x or module.startswith(x + ".")), key=len)
+
+
 def package_edges(g: dict[str, set[str]]) -> Counter:
-    """(package, package it imports) -> number of module-level edges."""
-    return Counter((m.split(".")[0], t.split(".")[0]) for m, ts in g.items() for t in ts
-                   if m.split(".")[0] != t.split(".")[0])
+    """(layer, layer it imports) -> number of module-level edges."""
+    return Counter((layer_of(m), layer_of(t)) for m, ts in g.items() for t in ts if layer_of(m) != layer_of(t))
 
 
 def upward(edges: Counter) -> list[tuple[str, str]]:
@@ -155,16 +163,16 @@ def main(argv=None) -> int:
         return 2
     edges = package_edges(g)
     for (a, b), n in sorted(edges.items(), key=lambda e: (LAYERS.index(e[0][0]), LAYERS.index(e[0][1]))):
-        print(f"{a:12} -> {b:12} {n:3} module edges")
+        print(f"{a:13} -> {b:13} {n:3} module edges")
     bad = 0
     for comp in cycles(g):
         print("import circle: " + " <-> ".join(comp))
         bad += 1
     for a, b in upward(edges):
-        who = sorted(m for m, ts in g.items() if m.split(".")[0] == a and any(t.split(".")[0] == b for t in ts))
+        who = sorted(m for m, ts in g.items() if layer_of(m) == a and any(layer_of(t) == b for t in ts))
         print(f"upward import: {a} -> {b} (from {', '.join(who)})")
         bad += 1
-    print(f"{len(g)} modules in {len(LAYERS)} packages (layers: {' < '.join(LAYERS)}): "
+    print(f"{len(g)} modules in {len(LAYERS)} layers ({len(PACKAGES)} packages; {' < '.join(LAYERS)}): "
           + ("no import circle, no upward import" if not bad else f"{bad} problems"))
     return 1 if bad else 0
 

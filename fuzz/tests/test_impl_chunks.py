@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from chunkers.api import make_chunker
-import impls
+from vectors import impls
 from conformance.tests import probes
 from fuzz import impl_chunks as target
 from fuzz.harness import Finding, kernel_inventory
@@ -91,7 +91,7 @@ def test_a_wrong_implementation_is_a_finding(probe, needle):
 def test_inventory_names_the_kernels_that_run_and_why_others_do_not():
     inv = target.inventory(impls.Ours())
     lines = target.inventory_lines(inv)
-    assert lines[0].startswith("impl ours: impls.ours.Ours")
+    assert lines[0].startswith("impl ours: vectors.impls.ours.Ours")
     runs, not_run = kernel_inventory("fastcdc")
     fastcdc = next(line for line in lines if line.startswith("fastcdc: runs "))
     assert all(k in fastcdc for k in runs) and all(f"NOT run: {k} ({why})" in fastcdc for k, why in not_run)
@@ -105,7 +105,7 @@ def test_the_stand_in_borg_passes_the_seeds(stub_borg):
 
 def test_instrumented_modules_of_the_stand_in(stub_borg):
     stub_borg.kernels("fastcdc")            # imports borg.chunkers
-    assert target.instrumented_modules(stub_borg) == ["impls.borg", "borg.chunkers"]
+    assert target.instrumented_modules(stub_borg) == ["vectors.impls.borg", "borg.chunkers"]
 
 
 @pytest.mark.parametrize("path", PLANTED, ids=[p.name for p in PLANTED])

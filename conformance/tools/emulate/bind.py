@@ -12,7 +12,7 @@ import struct
 
 from conformance.cases.aes_kernels import HISTORY, context
 from conformance.cases.kernels import table
-from model.buzhash64 import rotated
+from vectors.model.buzhash64 import rotated
 
 from .blob import build
 from .inventory import FREESTANDING
@@ -78,7 +78,7 @@ def runner(family: str, symbol: str, kernel: str):
     """``run(case)``: the family's binder on ``symbol``; a trap, or a run whose code recorded
     another kernel's name than ``kernel`` (impls.provenance), becomes a text that differs
     from every real result."""
-    from impls.provenance import wrong_code
+    from vectors.impls.provenance import wrong_code
     m = machine()
     call = BINDERS[family](m, symbol)
 

@@ -8,7 +8,7 @@
 #    -fsanitize=fuzzer-no-link: libFuzzer sees borg's C branches), installed into the builder's
 #    Python; on OpenSSL < 3.2 with the suite's header shim (ci/borg-shim, as ci/borg-reference.sh);
 # 2. the suite's chunkers built plain (they are the reference the target compares borg with, not
-#    the code under test) and staged with model/, impls/, vectors/, conformance/, fuzz/;
+#    the code under test) and staged with vectors/ (the model and the adapters within), conformance/, fuzz/;
 # 3. the fuzzer impl_chunks_borg: impl_chunks with CHUNKERS_FUZZ_IMPL=borg, packaged by
 #    compile_python_fuzzer with every module of borg, chunkers and fuzz as a hidden import
 #    (PyInstaller never imports the instrumented extensions), plus its seed corpus and options.
@@ -30,7 +30,7 @@ cd "$SUITE"
 env -u CFLAGS -u CXXFLAGS -u LDFLAGS -u LDSHARED CC="${CC%% *}" python3 setup.py -q build_ext --inplace
 rm -rf "$STAGE"
 mkdir -p "$STAGE"
-for pkg in chunkers model impls vectors conformance fuzz; do
+for pkg in chunkers vectors conformance fuzz; do
   tar -C "$SUITE" --exclude=__pycache__ --exclude=fuzz/build --exclude=fuzz/corpus --exclude=fuzz/artifacts \
     --exclude='chunkers/csrc' -cf - "$pkg" | tar -C "$STAGE" -xf -
 done

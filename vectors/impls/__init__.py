@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import importlib
 
-from impls.base import Implementation
-from impls.borg import Borg
-from impls.model import Model
-from impls.ours import Ours
+from vectors.impls.base import Implementation
+from vectors.impls.borg import Borg
+from vectors.impls.model import Model
+from vectors.impls.ours import Ours
 
 REGISTRY = {"ours": Ours, "borg": Borg, "model": Model}
 """The shipped adapters by name."""

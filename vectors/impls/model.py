@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import functools
 
-import model
+from vectors import model
 
-from impls.base import Implementation
-from impls.families import FAMILY_CHUNKERS
+from vectors.impls.base import Implementation
+from vectors.impls.families import FAMILY_CHUNKERS
 
 
 class Model(Implementation):

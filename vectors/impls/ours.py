@@ -7,9 +7,9 @@ import functools
 import chunkers
 from chunkers.api import credential, make_chunker
 
-from impls.base import Implementation
-from impls.families import family_of
-from impls.provenance import check_chunker
+from vectors.impls.base import Implementation
+from vectors.impls.families import family_of
+from vectors.impls.provenance import check_chunker
 
 
 class Ours(Implementation):
@@ -34,7 +34,7 @@ class Ours(Implementation):
 
 
 def _check_provenance(params, kernel, chunker):
-    # raises impls.provenance.ProvenanceError when the code that ran is not the kernel's own
+    # raises vectors.impls.provenance.ProvenanceError when the code that ran is not the kernel's own
     check_chunker(family_of(params[0]), kernel, chunker)
 
 

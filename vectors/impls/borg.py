@@ -7,8 +7,8 @@ import importlib
 
 from chunkers.registry import SINGLE
 
-from impls.base import SINGLE_FAMILIES, Implementation, as_file, env
-from impls.families import family_of
+from vectors.impls.base import SINGLE_FAMILIES, Implementation, as_file, env
+from vectors.impls.families import family_of
 
 
 class Borg(Implementation):
