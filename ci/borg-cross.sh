@@ -43,6 +43,7 @@ stub=${BORG_CROSS_STUB:-0}
 case $stub in 0|1) ;; *) echo "ci/borg-cross.sh: BORG_CROSS_STUB must be 0 or 1, not '$stub'" >&2; exit 2 ;; esac
 
 if [ "$arch" = all ]; then
+    ci/packages.sh cross || exit 2   # once, here, rather than in both logs
     # both at once, each to its own log (printed whole when both end), then one line per arch
     mkdir -p ci/cross
     t0=$SECONDS
@@ -97,11 +98,7 @@ die() {     # the one line of a route that cannot be set up
     echo "ci/borg-cross.sh $arch: $*" >&2
     exit 2
 }
-need() { command -v "$1" >/dev/null || die "'$1' not found (Debian/Ubuntu package: $2)"; }
-need "$triplet-gcc" "gcc-$triplet"
-need "$qemu" qemu-user
-need debootstrap debootstrap
-need flock util-linux
+"$repo/ci/packages.sh" "cross-$arch" || exit 2    # its one line said why (ci/cross-run's packages too)
 "$host_python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null \
     || die "$host_python is not Python $pyver (the target's; set PYTHON)"
 

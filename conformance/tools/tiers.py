@@ -111,6 +111,17 @@ def emulated_native_rows(run: bool = True) -> list:
             if st.coverage == NATIVE and emulate.covers(st.family, st.kernel)]
 
 
+def install_cross_packages(arches, repo: Path = REPO) -> None:
+    """Install with apt what the qemu routes of ``arches`` need and this machine lacks
+    (``ci/packages.sh cross-ARCH``, one line on stderr when it installs), once before the runs
+    start, so that line shows now rather than in the logs printed when they end. A failure is
+    left to each route's script, which stops with the same one line. ``repo``: the checkout whose
+    ci/ holds the scripts (none: nothing to install)."""
+    script = repo / "ci" / "packages.sh"
+    if script.exists():
+        subprocess.run([str(script), *(f"cross-{arch}" for arch in arches)], cwd=repo, stdin=subprocess.DEVNULL)
+
+
 def run_cross(arches) -> list:
     """Run ``ci/cross-run arch`` for each of ``arches`` at once (each is one single-threaded qemu
     process, so two cores run both in the time of the longer) and turn their reports into rows;
@@ -119,6 +130,7 @@ def run_cross(arches) -> list:
     if not script.exists():
         return [Tier("*", "*", CROSS[a], NOT_COVERED, "not run", f"{script} not found (needs a source checkout)")
                 for a in arches]
+    install_cross_packages(arches)
     (REPO / "ci" / "cross").mkdir(parents=True, exist_ok=True)
     runs = []
     for arch in arches:
