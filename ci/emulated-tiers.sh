@@ -5,8 +5,8 @@
 # qemu-s390x. Prints the tier matrix (also written to ci/cross/tiers.json) and
 # exits non-zero on any mismatch and on any tier left uncovered.
 #
-# Needs the host extensions built and the test extras installed (ci/setup.sh;
-# PYTHON names that interpreter, default python3) and network for Debian and
+# Needs the host extensions built and the test extras installed (PYTHON names
+# that interpreter; without it ci/setup.sh makes .venv) and network for Debian and
 # PyPI; installs the cross compilers, qemu-user and debootstrap with apt when
 # missing (ci/packages.sh cross). Nothing is reused between CI runs; locally the Debian roots stay
 # cached under ci/cross/.
@@ -14,5 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 ci/packages.sh cross
+if [ -z "${PYTHON:-}" ]; then     # a fresh clone: .venv, built by ci/setup.sh
+    ci/setup.sh >&2
+    export PYTHON=.venv/bin/python
+fi
 mkdir -p ci/cross
-exec "${PYTHON:-python3}" -m conformance.tools.tiers --tiers all --strict --json ci/cross/tiers.json "$@"
+exec "$PYTHON" -m conformance.tools.tiers --tiers all --strict --json ci/cross/tiers.json "$@"

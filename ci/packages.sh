@@ -84,7 +84,7 @@ missing() {     # the packages the routes "$@" need and this machine lacks, each
     echo "${out% }"
 }
 
-as_root() { if [ "$(PATH=$sys_path id -u)" = 0 ]; then PATH=$sys_path "$@"; else PATH=$sys_path sudo "$@"; fi; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }     # PATH: the system's by then
 
 if [ "${1:-}" = --missing ]; then
     shift
@@ -105,10 +105,14 @@ if PATH=$sys_path command -v flock >/dev/null; then
     [ -n "$need" ] || exit 0
 fi
 echo "ci/packages.sh: installing $need with apt (for $*)" >&2
-as_root apt-get update -qq >/dev/null ||
-    { echo "ci/packages.sh: apt-get update failed (for $*: $need)" >&2; exit 2; }
+user_path=$PATH
+PATH=$sys_path
+log=$(mktemp "${TMPDIR:-/tmp}/chunkers-apt.XXXXXX")    # apt's chatter, shown only when it fails
+as_root apt-get update -qq >"$log" 2>&1 ||
+    { echo "ci/packages.sh: apt-get update failed (for $*: $need): $(tail -n 1 "$log")" >&2; exit 2; }
 # shellcheck disable=SC2086
-DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends $need >/dev/null ||
-    { echo "ci/packages.sh: apt-get install $need failed (for $*)" >&2; exit 2; }
-left=$(missing "$@") || exit 2
-[ -z "$left" ] || { echo "ci/packages.sh: $left installed, but still not found on PATH ($PATH) (for $*)" >&2; exit 2; }
+DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq --no-install-recommends $need >"$log" 2>&1 ||
+    { echo "ci/packages.sh: apt-get install $need failed (for $*): $(tail -n 1 "$log")" >&2; exit 2; }
+rm -f "$log"
+left=$(PATH=$user_path missing "$@") || exit 2
+[ -z "$left" ] || { echo "ci/packages.sh: $left installed, but still not found on PATH ($user_path) (for $*)" >&2; exit 2; }

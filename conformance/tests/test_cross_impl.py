@@ -118,6 +118,6 @@ def test_borg_cross_without_its_tools_is_exit_2_with_one_line(tmp_path):
     p = subprocess.run([str(bindir / "bash"), SCRIPT, "s390x"], capture_output=True, text=True, timeout=60,
                        env={"PATH": str(bindir), "CHUNKERS_NO_APT": "1"})
     assert p.returncode == 2 and p.stdout == "" and p.stderr.count("\n") == 1, (p.stdout, p.stderr)
-    assert p.stderr.startswith("ci/packages.sh: missing gcc-s390x-linux-gnu libc6-dev-s390x-cross qemu-user "
-                               "debootstrap "), p.stderr
-    assert "(for cross-s390x;" in p.stderr
+    # the headers (libc6-dev-s390x-cross) are looked for by path, whatever PATH is
+    assert p.stderr.startswith("ci/packages.sh: missing gcc-s390x-linux-gnu "), p.stderr
+    assert {"qemu-user", "debootstrap", "cross-s390x;"} <= set(p.stderr.split()), p.stderr

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -111,6 +112,12 @@ def emulated_native_rows(run: bool = True) -> list:
             if st.coverage == NATIVE and emulate.covers(st.family, st.kernel)]
 
 
+def script_env() -> dict:
+    """The environment of a cross script started from here: PYTHON (its host interpreter) is this
+    one unless set, so the script builds with it rather than setting up .venv (ci/setup.sh) anew."""
+    return {**os.environ, "PYTHON": os.environ.get("PYTHON") or sys.executable}
+
+
 def install_cross_packages(arches, repo: Path = REPO) -> None:
     """Install with apt what the qemu routes of ``arches`` need and this machine lacks
     (``ci/packages.sh cross-ARCH``, one line on stderr when it installs), once before the runs
@@ -138,7 +145,7 @@ def run_cross(arches) -> list:
         report.unlink(missing_ok=True)
         with open(log, "wb") as out:
             runs.append((arch, report, log, subprocess.Popen([str(script), arch], cwd=REPO, stdout=out,
-                                                              stderr=subprocess.STDOUT)))
+                                                              stderr=subprocess.STDOUT, env=script_env())))
     rows = []
     for arch, report, log, proc in runs:
         returncode = proc.wait()
