@@ -20,6 +20,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 PY=${PYTHON:-.venv/bin/python}
 export BORG_FUZZ_VENV=${BORG_FUZZ_VENV:-$PWD/.borg-fuzz-venv}
 

@@ -4,6 +4,7 @@
 # result fingerprints required, MB/s per build. Installs clang with apt if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 export PYTHON=${PYTHON:-.venv/bin/python}
 ci/packages.sh builds
 ci/build-deps.sh

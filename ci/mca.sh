@@ -5,6 +5,7 @@
 # that knows znver4 is on PATH (Debian 12's llvm 14 does not). Seconds.
 set -eu
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 py=${PYTHON:-.venv/bin/python}
 PYTHON=$py ci/packages.sh mca
 mkdir -p ci/cross
