@@ -1,4 +1,4 @@
-"""Build of the Cython extensions and their C11 kernels (see README: "Adding a kernel tier").
+"""Build of the Cython extensions and their C11 kernels (see docs/kernels.md: "Adding a kernel tier").
 
 Every C file of a family is compiled into that family's extension; the
 x86-64 tiers carry per-function target attributes and are chosen at run time,

@@ -42,9 +42,9 @@ def make_chunker(params, *, key: bytes | None = None, seed: int | None = None, k
     the legacy buzhash seed, a C int, None = 0 (spec 01 §10; buzhash only). A
     key or seed given to a chunker that does not take it raises ParamsError,
     as the command line does.
-    ``kernel``: scan kernel name or None (environment / default); the
-    single-implementation chunkers (buzhash, fixed) accept None or
-    ``"single"``. ``normal_size``: bytes, 0 = automatic (fastcdc, buzhash64).
+    ``kernel``: scan kernel name or None (environment / default;
+    ``chunkers.kernels()`` lists them); fixed, with one implementation,
+    accepts None or ``"single"``. ``normal_size``: bytes, 0 = automatic (fastcdc, buzhash64).
     ``sparse``: read file holes as zeros (spec 01 §8). Raises ParamsError
     (ValueError) for invalid or unsupported params and whatever the
     chunker's constructor raises.

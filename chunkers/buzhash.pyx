@@ -102,7 +102,8 @@ cdef class BuzHash(Chunker):
     accepts even windows; the params string requires odd ones). ``sparse``:
     read file holes as zeros without reading them (spec 01 §8; never changes
     the cuts). No normalized chunking. ``kernel``: scan kernel name, else
-    $CHUNKERS_BUZHASH_KERNEL, else the default (``single``). Raises ValueError
+    $CHUNKERS_BUZHASH_KERNEL, else the default (csrc/buzhash/kernels.def's rank
+    columns: ``seg4`` on x86-64, ``single`` elsewhere). Raises ValueError
     for a kernel that cannot run here. Raises
     ParamsError (ValueError) for a rule of spec 01 §4.1 / 04 A.2, TypeError
     for non-int parameters, OverflowError for a seed outside the C int range.

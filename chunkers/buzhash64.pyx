@@ -2,8 +2,8 @@
 """buzhash64: balanced keyed table, 64-bit rolling window hash, low-bit
 masks, test-then-roll driver (spec 03).
 
-Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
-``avx2`` and ``avx512`` (x86-64), ``neon`` (aarch64); see csrc/buzhash64/.
+Kernels: csrc/buzhash64/kernels.def (the list, their targets and the default
+per machine) and docs/kernels.md.
 """
 
 from libc.stdint cimport uint8_t, uint64_t

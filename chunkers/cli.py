@@ -285,7 +285,7 @@ def _main(argv) -> int:
         return 1
     except ModuleNotFoundError as e:         # e.g. bench --against borg run by a borg venv's Python
         print(f"error: {e} in {sys.executable}: install this project's requirements there, or put "
-              "them on PYTHONPATH (README, Side by side with borg)", file=sys.stderr)
+              "them on PYTHONPATH (docs/benchmarks.md, Side by side with borg)", file=sys.stderr)
         return 2
     except MemoryError:                      # e.g. bench --size larger than this machine's memory
         print("error: out of memory", file=sys.stderr)

@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """fastcdc: keyed Gear hash, high-bit masks, the window-less driver (spec 02).
 
-Kernels: ``scalar`` (sequential reference), ``blockwise`` (portable 8-lane C),
-``avx2`` and ``avx512`` (x86-64), ``neon`` (aarch64); see csrc/fastcdc/.
+Kernels: csrc/fastcdc/kernels.def (the list, their targets and the default
+per machine) and docs/kernels.md.
 """
 
 from libc.stdint cimport uint8_t, uint64_t, int64_t

@@ -158,7 +158,7 @@ def _machine() -> str:
 
 def default(family: str) -> str:
     """The kernel used when none is named: the first runnable of the family's preference
-    list for this machine (measured defaults, see README), or the kernel that a defaults file
+    list for this machine (measured defaults, docs/kernels.md "Built-in defaults"), or the kernel that a defaults file
     named by CHUNKERS_DEFAULTS sets (see requested(); ValueError if it cannot run here)."""
     fam = _family(family)
     name = requested(family)     # checked by load: it runs here

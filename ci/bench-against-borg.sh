@@ -6,6 +6,7 @@
 # `tune` run and the borg comparison is reported as skipped.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 PYTHON=${PYTHON:-.venv/bin/python}
 BORG_PYTHON=${BORG_PYTHON:-${BORG_VENV:-.borg-venv}/bin/python}
 out=$(mktemp -d)

@@ -30,7 +30,8 @@
 #   real borg, nothing of borg built; report ci/cross/borg-stub-report-ARCH.json.
 # BORG_CROSS_ARGS: more arguments of conformance.run.cross, split on spaces (--fail-fast, --family F).
 # BORG_CROSS_QUICK=0: the input classes on every kernel, not only the reference (slower).
-# PYTHON: the host interpreter (Python 3.11, as the target's; default python3).
+# PYTHON: the host interpreter (Python 3.11, as the target's; default .venv/bin/python, set up by ci/setup.sh).
+# Sets itself up on a fresh machine: the apt packages (ci/packages.sh cross-ARCH), .venv without PYTHON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -42,7 +43,14 @@ arch=$1
 stub=${BORG_CROSS_STUB:-0}
 case $stub in 0|1) ;; *) echo "ci/borg-cross.sh: BORG_CROSS_STUB must be 0 or 1, not '$stub'" >&2; exit 2 ;; esac
 
+host_setup() {    # .venv as the host interpreter when PYTHON names none (a fresh clone)
+    [ -n "${PYTHON:-}" ] && return 0
+    ci/setup.sh >&2 || { echo "ci/borg-cross.sh $arch: ci/setup.sh failed" >&2; exit 2; }
+    export PYTHON=$repo/.venv/bin/python
+}
 if [ "$arch" = all ]; then
+    ci/packages.sh cross || exit 2   # once, here, rather than in both logs
+    host_setup
     # both at once, each to its own log (printed whole when both end), then one line per arch
     mkdir -p ci/cross
     t0=$SECONDS
@@ -87,7 +95,6 @@ cache=$repo/ci/cross/$deb_arch
 root=$cache/root
 borg_cache=$repo/ci/cross/borg
 work=$borg_cache/$deb_arch
-host_python=${PYTHON:-python3}
 qemu=qemu-$arch
 pyver=3.11
 start=$SECONDS
@@ -97,11 +104,9 @@ die() {     # the one line of a route that cannot be set up
     echo "ci/borg-cross.sh $arch: $*" >&2
     exit 2
 }
-need() { command -v "$1" >/dev/null || die "'$1' not found (Debian/Ubuntu package: $2)"; }
-need "$triplet-gcc" "gcc-$triplet"
-need "$qemu" qemu-user
-need debootstrap debootstrap
-need flock util-linux
+"$repo/ci/packages.sh" "cross-$arch" || exit 2    # its one line said why (ci/cross-run's packages too)
+host_setup
+host_python=$PYTHON
 "$host_python" -c 'import sys; sys.exit(sys.version_info[:2] != (3, 11))' 2>/dev/null \
     || die "$host_python is not Python $pyver (the target's; set PYTHON)"
 

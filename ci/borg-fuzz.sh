@@ -2,7 +2,8 @@
 # Issue 25: fuzz the real borg 2.0.0b25, instrumented, through the adapter (--impl borg).
 #
 # 1. clang with its sanitizer runtimes and the [fuzz] extra (ci/fuzz-deps.sh), and a clang >= 18
-#    (borg's AES kernels use __builtin_cpu_supports("vaes"); Debian 12: clang-19 with apt);
+#    (borg's AES kernels use __builtin_cpu_supports("vaes"); BORG_SANITIZE=1 ci/borg-reference.sh
+#    installs clang-19 with apt: ci/packages.sh borg-fuzz);
 # 2. the instrumented borg: BORG_SANITIZE=1 ci/borg-reference.sh (ASan + UBSan +
 #    -fsanitize=fuzzer-no-link, into $BORG_FUZZ_VENV, default .borg-fuzz-venv; reused when built);
 # 3. every target that goes through the adapter (impl_chunks) fuzzed against borg for
@@ -19,20 +20,13 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 PY=${PYTHON:-.venv/bin/python}
 export BORG_FUZZ_VENV=${BORG_FUZZ_VENV:-$PWD/.borg-fuzz-venv}
 
 ci/fuzz-deps.sh "$PY" >&2 || { echo "borg-fuzz: ci/fuzz-deps.sh could not install clang or the [fuzz] extra" >&2; exit 2; }
 "$PY" -c 'import chunkers' 2>/dev/null || "$PY" setup.py -q build_ext --inplace >&2 ||
     { echo "borg-fuzz: the in-place build of chunkers (our reference under borg) failed" >&2; exit 2; }
-have_clang=""
-for v in $(seq 30 -1 18); do command -v "clang-$v" >/dev/null && { have_clang=clang-$v; break; }; done
-if [ -z "$have_clang" ] && [ -z "${BORG_CC:-}" ]; then
-    as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
-    echo "borg-fuzz: installing clang-19 libclang-rt-19-dev with apt (borg's AES kernels need clang >= 18)" >&2
-    { as_root apt-get update -qq && DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq \
-        --no-install-recommends clang-19 libclang-rt-19-dev >/dev/null; } >&2 || true   # borg-reference says why
-fi
 t0=$SECONDS
 BORG_SANITIZE=1 BORG_VENV=$BORG_FUZZ_VENV ci/borg-reference.sh || exit $?
 echo "borg-fuzz: instrumented borg ready after $((SECONDS - t0)) s"

@@ -39,6 +39,7 @@ BORG_VERSION=2.0.0b25
 BORG_SANITIZE=${BORG_SANITIZE:-0}
 if [ "$BORG_SANITIZE" = 1 ]; then
     BORG_VENV=${BORG_VENV:-$repo/.borg-fuzz-venv}
+    ci/packages.sh borg-fuzz || exit 2     # clang-19 and its sanitizer runtimes unless a clang >= 18 or BORG_CC
     if [ -z "${BORG_CC:-}" ]; then      # the newest clang here (borg's AES kernels need clang >= 18, below)
         for v in $(seq 30 -1 14); do command -v "clang-$v" >/dev/null && { BORG_CC=clang-$v; break; }; done
         BORG_CC=${BORG_CC:-clang}
@@ -104,26 +105,8 @@ check_instrumentable() {
         fail_instrumented "$BORG_CC does not know __builtin_cpu_supports(\"vaes\"), which borg's AES kernels use: apt-get install clang-19 libclang-rt-19-dev (or set BORG_CC)"
 }
 
-apt_need() {
-    local need=()
-    command -v cc >/dev/null || need+=(gcc)
-    command -v pkg-config >/dev/null || need+=(pkg-config)
-    python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
-    [ -e /usr/include/openssl/evp.h ] || need+=(libssl-dev)
-    [ -e /usr/include/lz4.h ] || need+=(liblz4-dev)
-    [ -e /usr/include/sys/acl.h ] || need+=(libacl1-dev)
-    [ -e /usr/include/zstd.h ] || need+=(libzstd-dev)
-    [ -e /usr/include/xxhash.h ] || need+=(libxxhash-dev)
-    if [ ${#need[@]} -gt 0 ]; then
-        local sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-        echo "borg-reference: installing ${need[*]} with apt" >&2
-        $sudo apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-    fi
-}
-
 build_borg() {
-    apt_need
+    ci/packages.sh borg
     [ -x "$py" ] || python3 -m venv "$BORG_VENV"
     rm -f "$stamp"
     "$py" -m pip install -q --upgrade pip

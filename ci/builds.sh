@@ -4,10 +4,8 @@
 # result fingerprints required, MB/s per build. Installs clang with apt if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 export PYTHON=${PYTHON:-.venv/bin/python}
-if ! command -v clang >/dev/null; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang >/dev/null
-fi
+ci/packages.sh builds
 ci/build-deps.sh
 exec "$PYTHON" -m conformance.tools.builds --builds "${BUILDS:-gcc-O0,gcc-O2,gcc-O3,clang-O0,clang-O2,clang-O3}" "$@"

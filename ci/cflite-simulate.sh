@@ -22,6 +22,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 PY=${PYTHON:-.venv/bin/python}
 PY="$(cd "$(dirname "$PY")" && pwd)/$(basename "$PY")"     # absolute, not resolved (a venv's python is a link)
 RUNS=${CFLITE_RUNS:-300}

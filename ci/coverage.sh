@@ -6,6 +6,7 @@
 # exclusions in ci/coverage-exclusions.txt.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 export PYTHON=${PYTHON:-.venv/bin/python}
 ci/build-deps.sh
 command -v gcov >/dev/null || { echo "ci/coverage.sh: gcov (gcc) not found" >&2; exit 2; }

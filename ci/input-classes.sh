@@ -4,6 +4,7 @@
 # runs the class cases of every family on a small corpus (twice: same verdicts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 PY=${PYTHON:-.venv/bin/python}
 "$PY" -m pytest -q -n 0 -p no:cacheprovider --slow conformance/tests/test_input_classes.py -k search
 tmp=$(mktemp -d)

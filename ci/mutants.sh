@@ -7,6 +7,7 @@
 # the selected tests and the main job; measured 6 min per fault on 2 cores under load 19).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 export PYTHON=${PYTHON:-.venv/bin/python}
 ci/build-deps.sh
 exec "$PYTHON" -m conformance.tools.mutants --sample "$@"

@@ -4,6 +4,7 @@
 # peak RSS reaches RSS_LIMIT_MB. Usage: ci/real-tree.sh [extra args for python -m conformance]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 PYTHON=${PYTHON:-.venv/bin/python}
 # The bound is fixed, not per tree (issue 11: under 300 MB): the peak is set by the golden vectors'
 # 12-20 MiB generated inputs and the catalogues, not by the files (316 MiB for an 8 MB and a 64 MB

@@ -8,16 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-need=()
-[ -e /usr/include/openssl/evp.h ] || need+=(libssl-dev)
-command -v cc >/dev/null || need+=(gcc)
-python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
-if [ ${#need[@]} -gt 0 ]; then
-    sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    echo "ci/setup.sh: installing ${need[*]} with apt" >&2
-    $sudo apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+ci/packages.sh setup
 
 # What a build depends on: tracked or not, every source of the extensions and the build files.
 stamp_of() {

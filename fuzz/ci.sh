@@ -7,6 +7,7 @@
 # (~30 s) make the step about 11 minutes on a 2-core machine; FUZZ_TIME scales it.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+[ -n "${PYTHON:-}" ] || ci/setup.sh >&2 || exit 2     # without PYTHON: .venv, set up on a fresh clone
 PY=${PYTHON:-.venv/bin/python}
 export PATH="${PATH:+$PATH:}/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
 

@@ -20,7 +20,7 @@
  *                 loop, OpenSSL's evp for AES; chunkers.registry.reference)
  *   rank_*        its place in the default order on x86-64, aarch64 and any
  *                 other machine: the first runnable of rank 1, 2, ... is the
- *                 default; 0 never is (measured, README "Kernels")
+ *                 default; 0 never is (measured, docs/kernels.md "Built-in defaults")
  *
  * The family header includes the list to declare every symbol and its name
  * (CK_DECLARE), kernels.c to build the registry <family>_kernels[] (CK_ROW),
@@ -90,7 +90,7 @@ typedef struct {
     type symbol; \
     static const char ck_name_##symbol[] __attribute__((unused)) = name;
 
-/* Provenance: which kernel's code ran (README "Adding a kernel tier").
+/* Provenance: which kernel's code ran (docs/kernels.md "Adding a kernel tier").
  * The first statement of every kernel function is CK_PROVENANCE(<its symbol>),
  * which records the name of its row: one store of a constant pointer into a
  * per-thread slot, so a registry row that points at another tier's function

@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 from chunkers.registry import NATIVE, NOT_COVERED, SINGLE
 from conformance.cases.families import FAMILIES
-from conformance.tools.tiers import ALL_KERNELS, BIG_ENDIAN, PORTABLE, REPO, host_target
+from conformance.tools.tiers import (ALL_KERNELS, BIG_ENDIAN, PORTABLE, REPO, host_target, install_cross_packages,
+                                     script_env)
 
 CROSS_ARCHES = ("aarch64", "s390x")
 SCRIPT = REPO / "ci" / "borg-cross.sh"
@@ -164,6 +165,7 @@ def cross_available(impl_name: str) -> str | None:
 def start_cross(arches=CROSS_ARCHES) -> list:
     """Start ``ci/borg-cross.sh ARCH`` for each arch at once (one qemu process each); returns the
     runs for :func:`finish_cross`. Each run's output goes to ci/cross/borg-run-ARCH.log."""
+    install_cross_packages(arches, REPO)
     out_dir = REPO / "ci" / "cross"
     out_dir.mkdir(parents=True, exist_ok=True)
     runs = []
@@ -172,7 +174,7 @@ def start_cross(arches=CROSS_ARCHES) -> list:
         report.unlink(missing_ok=True)      # a report of an earlier run is never taken for this one's
         with open(log, "wb") as f:
             proc = subprocess.Popen([str(SCRIPT), arch], cwd=REPO, stdout=f, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL)
+                                    stdin=subprocess.DEVNULL, env=script_env())
         runs.append((arch, report, log, proc))
     return runs
 

@@ -109,12 +109,15 @@ def test_borg_cross_usage_errors_are_exit_2_with_one_line(args, env):
 
 
 def test_borg_cross_without_its_tools_is_exit_2_with_one_line(tmp_path):
-    # only bash and dirname on PATH: the cross compiler is the first thing missing
+    # only bash and dirname on PATH: every tool of the route is missing; CHUNKERS_NO_APT makes
+    # ci/packages.sh name the packages instead of installing them
     bindir = tmp_path / "bin"
     bindir.mkdir()
     for tool in ("bash", "dirname"):
         os.symlink(shutil.which(tool), bindir / tool)
     p = subprocess.run([str(bindir / "bash"), SCRIPT, "s390x"], capture_output=True, text=True, timeout=60,
-                       env={"PATH": str(bindir)})
+                       env={"PATH": str(bindir), "CHUNKERS_NO_APT": "1"})
     assert p.returncode == 2 and p.stdout == "" and p.stderr.count("\n") == 1, (p.stdout, p.stderr)
-    assert p.stderr.startswith("ci/borg-cross.sh s390x: 's390x-linux-gnu-gcc' not found")
+    # the headers (libc6-dev-s390x-cross) are looked for by path, whatever PATH is
+    assert p.stderr.startswith("ci/packages.sh: missing gcc-s390x-linux-gnu "), p.stderr
+    assert {"qemu-user", "debootstrap", "cross-s390x;"} <= set(p.stderr.split()), p.stderr

@@ -1,7 +1,7 @@
 """Our C chunkers reproduce the checkpoint values of spec 05 (verified against
 borg 2.0.0b25) on every kernel that runs here: tables, window hashes, cut lists
 (first 12 cuts, count, last 3 sizes, sizes digest) and the 12 MiB rows (the
-legacy buzhash, a single implementation, included)."""
+legacy buzhash's kernels included)."""
 
 import hashlib
 import re

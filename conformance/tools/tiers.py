@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import platform
 import subprocess
 import sys
@@ -111,6 +112,23 @@ def emulated_native_rows(run: bool = True) -> list:
             if st.coverage == NATIVE and emulate.covers(st.family, st.kernel)]
 
 
+def script_env() -> dict:
+    """The environment of a cross script started from here: PYTHON (its host interpreter) is this
+    one unless set, so the script builds with it rather than setting up .venv (ci/setup.sh) anew."""
+    return {**os.environ, "PYTHON": os.environ.get("PYTHON") or sys.executable}
+
+
+def install_cross_packages(arches, repo: Path = REPO) -> None:
+    """Install with apt what the qemu routes of ``arches`` need and this machine lacks
+    (``ci/packages.sh cross-ARCH``, one line on stderr when it installs), once before the runs
+    start, so that line shows now rather than in the logs printed when they end. A failure is
+    left to each route's script, which stops with the same one line. ``repo``: the checkout whose
+    ci/ holds the scripts (none: nothing to install)."""
+    script = repo / "ci" / "packages.sh"
+    if script.exists():
+        subprocess.run([str(script), *(f"cross-{arch}" for arch in arches)], cwd=repo, stdin=subprocess.DEVNULL)
+
+
 def run_cross(arches) -> list:
     """Run ``ci/cross-run arch`` for each of ``arches`` at once (each is one single-threaded qemu
     process, so two cores run both in the time of the longer) and turn their reports into rows;
@@ -119,6 +137,7 @@ def run_cross(arches) -> list:
     if not script.exists():
         return [Tier("*", "*", CROSS[a], NOT_COVERED, "not run", f"{script} not found (needs a source checkout)")
                 for a in arches]
+    install_cross_packages(arches)
     (REPO / "ci" / "cross").mkdir(parents=True, exist_ok=True)
     runs = []
     for arch in arches:
@@ -126,7 +145,7 @@ def run_cross(arches) -> list:
         report.unlink(missing_ok=True)
         with open(log, "wb") as out:
             runs.append((arch, report, log, subprocess.Popen([str(script), arch], cwd=REPO, stdout=out,
-                                                              stderr=subprocess.STDOUT)))
+                                                              stderr=subprocess.STDOUT, env=script_env())))
     rows = []
     for arch, report, log, proc in runs:
         returncode = proc.wait()

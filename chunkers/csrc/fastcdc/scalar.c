@@ -1,10 +1,9 @@
 /* fastcdc `scalar` kernel: the sequential loop of spec 02 §4, unrolled by four.
  * One loop branch per four bytes leaves the one-cycle shift-add chain as the
- * bottleneck: on this project's first AMD EPYC VM (AVX-512F exposed) the
- * rolled loop ran at 2.0 to 4.3 GB/s depending on where the compiler placed
- * it, this one at 4.6 GB/s whatever the alignment flags (a later Zen 4 VM with
- * AVX-512 hidden: about 2.0 GB/s, README "Benchmarks"). Tails and rechecks
- * stay with fastcdc_seq. */
+ * bottleneck: on an AMD EPYC VM (AVX-512F exposed) the rolled loop ran at 2.0
+ * to 4.3 GB/s depending on where the compiler placed it, this one at 4.6 GB/s
+ * whatever the alignment flags (docs/benchmarks.md). Tails and rechecks stay
+ * with fastcdc_seq. */
 #include "fastcdc.h"
 
 #define STEP(k)                                                                \
