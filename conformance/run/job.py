@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance.run import audit, engine, impl_cells, parallel, progress, realfiles
+from conformance.run import audit, engine, impl_cells, parallel, progress, readpath, realfiles, selection
 from conformance.tools import emulate, tiers
 import impls
 from conformance.cases import catalogue, classes
@@ -261,6 +261,15 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
     return cells
 
 
+def surface_cells(impl, seed: int) -> list[Cell]:
+    """The read-path and kernel-selection rows of ``impl`` (conformance.run.readpath, .selection)
+    as cells: family ``read path`` / ``selection``, the check in the kernel column."""
+    return [Cell(family, r.check, r.status, "native", r.note, chunk_runs=r.runs, bytes=r.bytes,
+                 mismatches=list(r.problems))
+            for family, found in ((readpath.FAMILY, readpath.rows(impl, seed)),
+                                  (selection.FAMILY, selection.rows(impl))) for r in found]
+
+
 def _catalogue(fam_name: str, fam, seed: int) -> tuple[list, Mismatch | None]:
     """The family's scan catalogue, or ([], the failure) when building it raises: its planted hits
     are found and confirmed on the reference kernel, so a broken reference can make that
@@ -430,6 +439,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
             if c.status == "running":
                 c.status, c.reason = "interrupted", f"{e} during this kernel"
         console.print(f"[bold yellow]interrupted by {e}[/]: partial results follow")
+    if not families and not interrupted and not (fail_fast and any(c.status == "failed" for c in cells)):
+        cells += surface_cells(implementation, seed)    # the read path and kernel selection: whole-job rows
     print_matrix(cells, console)
     unreadable = [f"{path}: {why}" for path, why in sorted(skipped.items())]
     if unreadable:
@@ -472,7 +483,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     for c in failed:
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
         console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
-        console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
+        replay = f" --family {c.family}" if c.family in FAMILIES else ""     # read path / selection: whole job
+        console.print(f"  replay: python -m conformance --seed {seed}{replay}", highlight=False)
     emulated_failed = [r for r in impl_rows if r.result == "failed" and r.coverage != "native"]
     for r in emulated_failed:
         console.print(f"[bold red]FAILED[/] {r.chunker}/{r.kernel} on {r.target} ({r.coverage}): {r.detail}")
