@@ -29,7 +29,7 @@ import tempfile
 from contextlib import ExitStack
 
 from conformance.run.engine import Mismatch
-from conformance.run.readpath import Row
+from conformance.run.readpath import Row, guarded
 
 FAMILY = "selection"
 
@@ -76,12 +76,12 @@ def rows(impl) -> list[Row]:
     """The selection rows of ``impl`` (an impls.Implementation)."""
     if impl.name == "ours":
         with _clean_env():
-            return [_row(name, check()) for name, check in (
+            return [guarded(name, lambda: _row(name, check())) for name, check in (
                 ("reference", ours_reference), ("default", ours_default), ("precedence", ours_precedence),
                 ("defaults file", ours_defaults_file), ("bad names", ours_bad_names))]
     if not impl.selectors:
         return [Row("kernel selection", "skipped", f"{impl.name} has no kernel selection: not checked", [])]
-    return [_row(name, check(impl)) for name, check in (
+    return [guarded(name, lambda: _row(name, check(impl))) for name, check in (
         ("reference", other_reference), ("default", other_default), ("demand", other_demand))]
 
 

@@ -141,6 +141,24 @@ def test_a_tmp_directory_that_cannot_hold_files_is_one_row(tmp_path):
     assert row.status == "skipped" and row.note.startswith("no files could be made in the tmp directory")
 
 
+class Raising(impls.Model):
+    """Raises on every input, the bytes in memory included; has selectors it cannot answer."""
+
+    selectors = {"fastcdc": "X_KERNEL"}
+
+    def chunks(self, params, source, **kw):
+        raise OSError("no")
+
+    def kernels(self, family):
+        raise RuntimeError("no list")
+
+
+def test_an_adapter_that_raises_fails_each_row_in_one_line():
+    rows = readpath.rows(Raising(), SEED) + selection.rows(Raising())
+    assert [r.status for r in rows] == ["failed", "failed", "skipped", "failed", "failed", "failed"]  # no kept chunks
+    assert "OSError: no" in str(rows[0].problems[0]) and "RuntimeError: no list" in str(rows[-1].problems[0])
+
+
 def _reversed_defaults(monkeypatch):
     for name in ("fastcdc", "buzhash64", "buzhash", "aes"):
         fam = registry._FAMILIES[name]

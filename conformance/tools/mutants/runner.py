@@ -380,7 +380,7 @@ def main_job_verdict(rc: int, out: str, label: str) -> tuple[str, str] | None:
         return None
     if rc < 0:
         return "killed", f"{label}: crashed by signal {-rc}"
-    cells = re.findall(r"^FAILED (\S+): first reproducer", out, re.M)
+    cells = re.findall(r"^FAILED ([^/\n]+/[^:\n]+): first reproducer", out, re.M)     # "read path/sparse files" too
     if rc == 1 and cells:
         return "killed", f"{label}: FAILED {cells[0]}"
     return "error", f"{label}: exit {rc} without a failed cell:\n{_tail(out)}"
