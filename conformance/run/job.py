@@ -397,7 +397,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     print the matrix, the skipped files, the other tiers of ours (see conformance.tools.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
     ``max_bytes`` bytes (see conformance.run.realfiles). ``jobs``: worker processes. ``fail_fast``:
-    stop at the first failed cell (see matrix; the other tiers are then not listed).
+    stop at the first failed cell (see matrix; the other tiers are then not listed). Without
+    ``families`` the matrix ends with the read-path and kernel-selection rows (surface_cells).
     Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
     unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the
     signal number after SIGINT / SIGTERM, once the partial matrix and report are written."""
