@@ -31,6 +31,7 @@ class Counting(impls.Implementation):
     def __init__(self, inner: impls.Implementation):
         self.inner = inner
         self.name = inner.name
+        self.sparse, self.kept_chunks, self.selectors = inner.sparse, inner.kept_chunks, inner.selectors
         self.calls = 0
 
     def unavailable(self):
@@ -46,6 +47,9 @@ class Counting(impls.Implementation):
     def chunk_sizes(self, params, source, **kw):
         self.calls += 1
         return self.inner.chunk_sizes(params, source, **kw)
+
+    def selected_kernel(self, family, value):
+        return self.inner.selected_kernel(family, value)
 
 
 def scan_note(impl: impls.Implementation) -> str:

@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 
 import chunkers
 from chunkers.registry import NATIVE, NOT_COVERED
-from conformance.run import audit, engine, impl_cells, parallel, progress, realfiles
+from conformance.run import audit, engine, impl_cells, parallel, progress, readpath, realfiles, selection
 from conformance.tools import emulate, tiers
 from vectors import impls
 from conformance.cases import catalogue, classes
@@ -261,6 +261,15 @@ def matrix(seed: int, corpus_size: int, real=(), families=None, progress=None, p
     return cells
 
 
+def surface_cells(impl, seed: int) -> list[Cell]:
+    """The read-path and kernel-selection rows of ``impl`` (conformance.run.readpath, .selection)
+    as cells: family ``read path`` / ``selection``, the check in the kernel column."""
+    return [Cell(family, r.check, r.status, "native", r.note, chunk_runs=r.runs, bytes=r.bytes,
+                 mismatches=list(r.problems))
+            for family, found in ((readpath.FAMILY, readpath.rows(impl, seed)),
+                                  (selection.FAMILY, selection.rows(impl))) for r in found]
+
+
 def _catalogue(fam_name: str, fam, seed: int) -> tuple[list, Mismatch | None]:
     """The family's scan catalogue, or ([], the failure) when building it raises: its planted hits
     are found and confirmed on the reference kernel, so a broken reference can make that
@@ -388,7 +397,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     print the matrix, the skipped files, the other tiers of ours (see conformance.tools.tiers.extra_rows)
     and reproducers. Real files under ``paths``: a seeded ``sample`` of them and at most
     ``max_bytes`` bytes (see conformance.run.realfiles). ``jobs``: worker processes. ``fail_fast``:
-    stop at the first failed cell (see matrix; the other tiers are then not listed).
+    stop at the first failed cell (see matrix; the other tiers are then not listed). Without
+    ``families`` the matrix ends with the read-path and kernel-selection rows (surface_cells).
     Returns the exit status: 2 with one line on stderr when ``impl`` cannot be loaded or is
     unavailable here, unless ``allow_missing`` (then 0, the run skipped with a message); 128 + the
     signal number after SIGINT / SIGTERM, once the partial matrix and report are written."""
@@ -430,6 +440,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
             if c.status == "running":
                 c.status, c.reason = "interrupted", f"{e} during this kernel"
         console.print(f"[bold yellow]interrupted by {e}[/]: partial results follow")
+    if not families and not interrupted and not (fail_fast and any(c.status == "failed" for c in cells)):
+        cells += surface_cells(implementation, seed)    # the read path and kernel selection: whole-job rows
     print_matrix(cells, console)
     unreadable = [f"{path}: {why}" for path, why in sorted(skipped.items())]
     if unreadable:
@@ -472,7 +484,8 @@ def run(paths, seed: int, corpus_size: int, report: str | None, families=None, t
     for c in failed:
         first = c.mismatches[0] if isinstance(c, Cell) else c.detail
         console.print(f"[bold red]FAILED[/] {c.family}/{c.kernel}: first reproducer:\n{first}")
-        console.print(f"  replay: python -m conformance --seed {seed} --family {c.family}", highlight=False)
+        replay = f" --family {c.family}" if c.family in FAMILIES else ""     # read path / selection: whole job
+        console.print(f"  replay: python -m conformance --seed {seed}{replay}", highlight=False)
     emulated_failed = [r for r in impl_rows if r.result == "failed" and r.coverage != "native"]
     for r in emulated_failed:
         console.print(f"[bold red]FAILED[/] {r.chunker}/{r.kernel} on {r.target} ({r.coverage}): {r.detail}")

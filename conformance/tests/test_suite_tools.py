@@ -78,6 +78,7 @@ def test_only_a_failing_test_kills(rc, out, verdict):
 @pytest.mark.parametrize("rc, out, verdict", [
     (0, "", None),
     (1, "FAILED fastcdc/avx2: first reproducer:\n...", "killed"),
+    (1, "FAILED read path/kept chunks: first reproducer:\n...", "killed"),
     (-6, "", "killed"),
     (1, "Traceback (most recent call last):\nModuleNotFoundError: No module named 'rich'", "error"),
     (2, "error: --impl borg: not installed", "error")])

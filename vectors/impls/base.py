@@ -22,6 +22,19 @@ class Implementation:
 
     name = "?"
 
+    sparse = False
+    """Whether :meth:`chunks` takes ``sparse=True``: file holes (SEEK_DATA / SEEK_HOLE) read as zeros
+    (spec 01 §8). The read-path rows (conformance.run.readpath) say so when it does not."""
+
+    kept_chunks = False
+    """Whether a chunk's ``data`` stays valid after later chunks and streams (ours: views into read
+    buffers that are never refilled while a chunk refers to them); borg's is valid only until its
+    next chunk."""
+
+    selectors: dict = {}
+    """family -> the environment variable that selects its kernel (a demand, spec 01 §11.1); empty
+    when the implementation has no kernel selection (see :meth:`selected_kernel`)."""
+
     def unavailable(self) -> str | None:
         """None if the implementation can run here, else why not (the checks are then skipped)."""
         return None
@@ -31,9 +44,17 @@ class Implementation:
         Empty when the implementation lacks the family."""
         raise NotImplementedError
 
-    def chunks(self, params: tuple, source, *, key: bytes, seed: int, kernel: str | None, normal_size: int = 0):
-        """Iterate ``(size, data)`` per chunk of ``source`` (bytes-like or binary file object), in
-        stream order; ``data`` is the chunk's bytes (bytes-like) or None for an all-zero chunk."""
+    def chunks(self, params: tuple, source, *, key: bytes, seed: int, kernel: str | None, normal_size: int = 0,
+               sparse: bool = False):
+        """Iterate ``(size, data)`` per chunk of ``source`` (bytes-like, binary file object or file
+        descriptor), in stream order; ``data`` is the chunk's bytes (bytes-like) or None for an
+        all-zero chunk. ``sparse`` only where :attr:`sparse` is true."""
+        raise NotImplementedError
+
+    def selected_kernel(self, family: str, value: str | None) -> str:
+        """The ``kernel`` a new chunker of ``family`` reports when its selector (:attr:`selectors`)
+        is set to ``value`` (None: unset, the default); ValueError when the implementation refuses
+        the name. Only for families in :attr:`selectors`."""
         raise NotImplementedError
 
     def chunk_sizes(self, params: tuple, source, **kw) -> list[int]:
@@ -42,7 +63,10 @@ class Implementation:
 
 
 def as_file(source):
-    """``source`` as a binary file object (bytes-like ones wrapped)."""
+    """``source`` as a binary file object (bytes-like ones wrapped; a descriptor as an unbuffered
+    file object that leaves it open)."""
+    if isinstance(source, int):
+        return open(source, "rb", buffering=0, closefd=False)
     return source if hasattr(source, "read") else io.BytesIO(bytes(source))
 
 

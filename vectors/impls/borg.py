@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import importlib
+import io
 
 from chunkers.registry import SINGLE
 
@@ -20,6 +21,7 @@ class Borg(Implementation):
     """
 
     name = "borg"
+    sparse = True       # its constructors take sparse=; holes are found on chunkify's fh (SEEK_DATA / SEEK_HOLE)
     CLASSES = {"fastcdc": "ChunkerFastCDC", "buzhash64": "ChunkerBuzHash64", "rabin-aes": "ChunkerRabinAES",
                "goldilocks-aes": "ChunkerGoldilocksAES", "toeplitz-aes": "ChunkerToeplitzAES",
                "buzhash": "Chunker", "fixed": "ChunkerFixed"}
@@ -27,6 +29,7 @@ class Borg(Implementation):
     KERNEL_NAMES = {"fastcdc": ("avx512", "avx2", "neon", "blockwise", "scalar"),
                     "buzhash64": ("avx512", "avx2", "neon", "blockwise", "scalar"),
                     "aes": ("vaes", "aes-ni", "aes-arm64", "evp")}
+    selectors = ENV
     PROBE = {"fastcdc": ("fastcdc", 6, 12, 8, 0), "buzhash64": ("buzhash64", 6, 12, 8, 65, 0),
              "aes": ("rabin-aes", 6, 12, 8, 0)}
     cache_size = 64
@@ -72,36 +75,43 @@ class Borg(Implementation):
                 return tuple(n.strip() for n in listed.split(",") if n.strip())
         return self.KERNEL_NAMES[family]
 
-    def _make(self, params, key, seed, kernel, normal_size=0):
+    def selected_kernel(self, family, value):
+        return self._make(self.PROBE[family], bytes(32), 0, value).kernel
+
+    def _make(self, params, key, seed, kernel, normal_size=0, sparse=False):
         algo, args = params[0], tuple(params[1:])
         cls = getattr(self._module(), self.CLASSES[algo])
+        opt = {"sparse": True} if sparse else {}       # left out when false: an adapter-level default
         if algo == "buzhash":
-            return cls(seed, *args)
+            return cls(seed, *args, **opt)
         if algo == "fixed":
-            return cls(*args)
-        extra = {"normal_size": normal_size} if normal_size else {}
+            return cls(*args, **opt)
+        extra = {"normal_size": normal_size, **opt} if normal_size else opt
         with env(self.ENV[family_of(algo)], kernel):
             return cls(key, *args, **extra)
 
-    def _chunker(self, params, key, seed, kernel, normal_size):
+    def _chunker(self, params, key, seed, kernel, normal_size, sparse=False):
         """A chunker for these arguments, reused across calls as borg reuses one per backup run:
         borg's AES chunkers take ~50 ms to construct (key-derived tables), which made the suite's
         thousands of short cases (test_input_classes) take minutes per kernel. A chunker whose
         state leaked from one chunkify() into the next would be a borg bug this then shows."""
         cache = self.__dict__.setdefault("_chunkers", collections.OrderedDict())
-        k = (tuple(params), None if key is None else bytes(key), seed, kernel, normal_size)
+        k = (tuple(params), None if key is None else bytes(key), seed, kernel, normal_size, sparse)
         if k in cache:
             cache.move_to_end(k)
             return cache[k]
-        chunker = cache[k] = self._make(params, key, seed, kernel, normal_size)
+        chunker = cache[k] = self._make(params, key, seed, kernel, normal_size, sparse)
         if len(cache) > self.cache_size:
             cache.popitem(last=False)
         return chunker
 
-    def chunks(self, params, source, *, key, seed, kernel, normal_size=0):
-        chunker = self._chunker(params, key, seed, kernel, normal_size)
+    def chunks(self, params, source, *, key, seed, kernel, normal_size=0, sparse=False):
+        chunker = self._chunker(params, key, seed, kernel, normal_size, sparse)
         if kernel not in (None, SINGLE) and chunker.kernel != kernel:
             raise RuntimeError(f"borg {params[0]}: asked for kernel {kernel!r}, got {chunker.kernel!r}")
-        for c in chunker.chunkify(as_file(source)):
+        f = as_file(source)
+        # borg reads holes only through the OS-level handle (fh); other file objects have none
+        fh = f.fileno() if isinstance(getattr(f, "raw", f), io.FileIO) else -1
+        for c in chunker.chunkify(f, fh):
             # borg's data is a view into its buffer, valid only until the next chunk
             yield c.meta["size"], None if c.data is None else bytes(c.data)

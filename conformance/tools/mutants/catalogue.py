@@ -329,6 +329,24 @@ CATALOGUE = [
     Mutant("be-evp-get", "big-endian", AES + "evp.c",
            "    memcpy(&v, b, 8);\n#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n    v = __builtin_bswap64(v);\n#endif",
            "    memcpy(&v, b, 8);", "cut value read in host order", route="s390x"),
+    # ---- the read path and kernel selection (issue 35): every kernel still cuts the same, in memory ----
+    Mutant("read-sparse-tail", "read path", "chunkers/sources.pyx",
+           "            start = max(os.fstat(self.fd).st_size, self.pos)    # no data after pos",
+           "            start = self.pos    # no data after pos", "sparse=True: a file's trailing hole is dropped"),
+    Mutant("read-pool-exports", "read path", "chunkers/bufpool.pyx", "            if not b.exports and b.size == size:",
+           "            if b.size == size:", "a read buffer a kept chunk refers to is handed to the next stream"),
+    Mutant("sel-reference-row", "selection", "chunkers/registry.py",
+           "    return next(k.name for k in rows(family) if k.reference)", "    return rows(family)[0].name",
+           "a family's reference kernel taken from the first row of its kernel list"),
+    Mutant("sel-default-reversed", "selection", "chunkers/registry.py", "key=lambda k: k.rank[m]) if k.rank[m])",
+           "key=lambda k: k.rank[m], reverse=True) if k.rank[m])", "the built-in default order reversed"),
+    Mutant("sel-env-over-kernel", "selection", "chunkers/registry.py",
+           "    if requested is None:\n        requested = os.environ.get(fam.env_var",
+           "    if requested is None or (fam.env_var and os.environ.get(fam.env_var, \"\").strip()):\n"
+           "        requested = os.environ.get(fam.env_var", "CHUNKERS_<FAMILY>_KERNEL wins over kernel="),
+    Mutant("sel-tune-hidden", "selection", "chunkers/registry.py",
+           "st.st_mtime_ns, os.environ.get(HIDE_ENV, \"\"))", "st.st_mtime_ns)",
+           "a defaults file read before is still used after a CPU feature it needs was hidden"),
 ]
 
 CI_SAMPLE = ("fc-scalar-tail-offset", "bz64-bw-c", "drv-zero-tail", "bz-seed-low", "evp-hit-state")

@@ -92,6 +92,14 @@ class Verdict:
     log: list = field(default_factory=list)
 
 
+CYTHON = (".pyx", ".pxd", ".pxi")
+BUILT = (".c", ".h", *CYTHON)
+"""Sources a fault is compiled from (a Cython one cythonized first); the others are Python, read as they are."""
+
+READ_PATH = ("sources", "bufpool", "driver")
+SELECTION = ("registry", "tune")
+
+
 def families_of(path: str) -> list[str]:
     """Main-job families a mutated file belongs to (empty: every family)."""
     parts = Path(path).parts
@@ -112,6 +120,10 @@ def selection_of(path: str) -> str:
         return "buzhash and not buzhash64"
     if fams:
         return " or ".join(fams)
+    if p.stem in SELECTION:
+        return "select or kernel or default or tune or registry or hide"
+    if p.parts[0] == "chunkers" and p.stem in READ_PATH and p.suffix in CYTHON:
+        return "sparse or hole or read or buffer or kept or pool or source"
     if p.stem == "driver":
         return "driver or zero or chunk"
     return "table or vector or key or model"
@@ -178,10 +190,11 @@ class Runner:
             v.pytest = v.main = "error"
             v.log.append(f"'find' occurs {original.count(m.find)} times in {m.file}, expected once")
             return v
-        native_c = m.route == "native" and m.file.endswith((".c", ".h"))
+        native_c = m.route == "native" and m.file.endswith(BUILT)
         before = self._objects() if native_c else {}
         try:
             target.write_text(original.replace(m.find, m.replace))
+            self._recythonize(m)
             if m.route != "native":
                 self._cross(m, v)
             elif not (native_c and self._same_code(before, v)):
@@ -192,6 +205,7 @@ class Runner:
             v.log.append(str(e))
         finally:
             target.write_text(original)
+            self._recythonize(m)
             if native_c:
                 self.tree.build()   # the original's objects are cached: a relink at most
         if v.pytest == "killed" and "::" in v.pytest_by:
@@ -205,6 +219,11 @@ class Runner:
             v.equivalent = f"argued: {m.equivalent}"
         v.seconds = round(time.monotonic() - t0, 1)
         return v
+
+    def _recythonize(self, m: Mutant) -> None:
+        """After a Cython source changed: its C is generated anew when the extensions are read next."""
+        if m.file.endswith(CYTHON):
+            self.tree._exts = None
 
     def _check_killer(self, v: Verdict) -> None:
         """A kill counts only if the killing test passes on the original tree (now restored): a
@@ -361,7 +380,7 @@ def main_job_verdict(rc: int, out: str, label: str) -> tuple[str, str] | None:
         return None
     if rc < 0:
         return "killed", f"{label}: crashed by signal {-rc}"
-    cells = re.findall(r"^FAILED (\S+): first reproducer", out, re.M)
+    cells = re.findall(r"^FAILED ([^/\n]+/[^:\n]+): first reproducer", out, re.M)     # "read path/sparse files" too
     if rc == 1 and cells:
         return "killed", f"{label}: FAILED {cells[0]}"
     return "error", f"{label}: exit {rc} without a failed cell:\n{_tail(out)}"

@@ -17,6 +17,7 @@ first two bytes are 5a a5 (no fixed key of the vectors or corpus is).
 """
 
 import os
+import platform
 import sys
 
 import chunkers as ours
@@ -44,6 +45,14 @@ KERNELS = {"BORG_FASTCDC_KERNEL": ("avx512", "avx2", "neon", "blockwise", "scala
 """borg 2.0.0b25's kernel names per selector (spec 01 §11.2, 06 §8.4)."""
 
 
+DEFAULTS = {"BORG_FASTCDC_KERNEL": {"x86_64": ("scalar",), "aarch64": ("neon", "blockwise"), "*": ("blockwise",)},
+            "BORG_BUZHASH64_KERNEL": {"x86_64": ("scalar",), "aarch64": ("blockwise",), "*": ("blockwise",)},
+            "BORG_AES_CHUNKER_KERNEL": {"x86_64": ("vaes", "aes-ni", "evp"), "aarch64": ("aes-arm64", "evp"),
+                                        "*": ("evp",)}}
+"""borg 2.0.0b25's default per selector and machine, the first that runs (spec 01 §11.3)."""
+FAMILY = {"BORG_FASTCDC_KERNEL": "fastcdc", "BORG_BUZHASH64_KERNEL": "buzhash64", "BORG_AES_CHUNKER_KERNEL": "aes"}
+
+
 def _fault(name):
     return os.environ.get("BORG_STUB_FAULT", "") == name
 
@@ -57,6 +66,10 @@ def _kernel(var):
     name = os.environ.get(var, "").strip().lower() or None
     if name is not None and name not in KERNELS[var]:
         raise ValueError(f"{var}={name!r}: not a kernel of this build. Valid values: {','.join(KERNELS[var])}")
+    if name is None:
+        machine = {"amd64": "x86_64", "arm64": "aarch64"}.get(platform.machine().lower(), platform.machine().lower())
+        order = DEFAULTS[var].get(machine, DEFAULTS[var]["*"])
+        return next(k for k in order if ours.registry.why_not(FAMILY[var], k) is None)
     return name
 
 
