@@ -384,15 +384,34 @@ def _is(path: str, source: str) -> bool:
     return path.replace(os.sep, "/").endswith("chunkers/" + source)
 
 
+def _list_rows(family: str) -> dict[str, tuple]:
+    """kernel name -> the kernels its row's freestanding column names (whose files its code may
+    call: the -seg forms' serial tails), read from csrc/<family>/kernels.def, whatever the
+    build target of the extension checked."""
+    text = open(os.path.join(CHUNKERS, "csrc", family, "kernels.def")).read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    out = {}
+    for row in re.findall(r"CK_KERNEL\((.*?)\)\s*(?=CK_KERNEL|$)", text, re.S):
+        name, rest = re.match(r'\s*"([^"]+)"(.*)', row, re.S).groups()
+        freestanding = re.search(r'"([^"]*)"', rest)
+        out[name] = tuple(freestanding.group(1).split()) if freestanding else ()
+    return out
+
+
 def source_problems(path: str, family: str) -> dict[str, list[str]]:
     """kernel name -> the texts saying its row's function is not compiled from its own source file
     (:func:`own_source`: the compilation unit of its DWARF entry), or is defined in another C file
-    (its DW_AT_decl_file; a header is the body its own file instantiates, e.g. seg_roll.h); empty
+    (its DW_AT_decl_file; a header is the body its own file instantiates, e.g. seg_roll.h), or
+    calls (:func:`closure`) a function compiled from another row's file that its freestanding
+    column does not name; empty
     lists when it is (kernels not compiled into this build are left out). NoDebugInfo without DWARF. Two rows of
     one list with their functions swapped give identical output and identical instructions
     classes; this is where they differ."""
-    _machine, rows = registry(path, family)
+    machine, rows = registry(path, family)
     files = defining_files(path)
+    funcs = disassembly(path, machine)
+    address = {key: a for a, key in funcs.starts.items()}
+    listed = _list_rows(family)
     out = {}
     for k in rows:
         if k.symbol is None:
@@ -405,6 +424,12 @@ def source_problems(path: str, family: str) -> dict[str, list[str]]:
         bad = [f"compiled from {unit}"] if not _is(unit, want) else []
         if not (_is(decl, want) or decl.endswith(".h")):   # a shared body (seg_roll.h) instantiated by the row's file
             bad.append(f"defined in {decl}")
+        # what it calls for its scan loop: no other row's file, but those its freestanding column names
+        others = [own_source(family, n) for n in listed if n != k.name and n not in listed.get(k.name, ())]
+        for fn in closure(funcs, k.symbol)[1:] if k.symbol in funcs else []:
+            unit_of = files.get(address.get(fn), ("?", "?"))[0]
+            if any(_is(unit_of, o) for o in others):
+                bad.append(f"calling {fn}, compiled from {unit_of}")
         out[k.name] = [f"{family}/{k.name}: its function {k.symbol} is {b}, not chunkers/{want}" for b in bad]
     return out
 
@@ -440,7 +465,7 @@ def main(argv=None) -> int:
         for kernel, bad in problems(path, family).items():
             where = sources.get(kernel, []) if sources is not None else []
             failed |= bool(bad or where)
-            source = NO_DEBUG_INFO if sources is None else "source ok" if not where else "source bad"
+            source = "source " + NO_DEBUG_INFO if sources is None else "source ok" if not where else "source bad"
             print(f"{machine:8} {family:10} {kernel:10} " + ("FAILED\n  " + "\n  ".join(bad + where) if bad or where
                                                             else f"ISA ok, {source} ({own_source(family, kernel)})"))
     return 1 if failed else 0

@@ -178,7 +178,7 @@ class Runner:
             v.pytest = v.main = "error"
             v.log.append(f"'find' occurs {original.count(m.find)} times in {m.file}, expected once")
             return v
-        native_c = m.route == "native" and m.file.endswith((".c", ".h"))
+        native_c = m.route == "native" and m.file.endswith((".c", ".h", ".def"))     # .def: a kernel list
         before = self._objects() if native_c else {}
         try:
             target.write_text(original.replace(m.find, m.replace))
