@@ -118,7 +118,10 @@ def main(argv=None) -> int:
     report = dict(implementation=impl.name, machine=platform.machine(), byteorder=sys.byteorder,
                   emulator=args.emulator, kernels=rows)
     if impl.name == "ours":                 # the limit-boundary cases every kernel ran (issue 35)
-        report[BOUNDARY] = _boundary_lines(rows, boundary_cases(args.family))
+        boundary = boundary_cases(args.family)
+        report[BOUNDARY] = _boundary_lines(rows, boundary)
+        for row in rows:
+            row["limit_boundary"] = len(boundary.get(row["family"], [])) if row["cases"] else 0
     if isinstance(impl, audit.Counting):
         report["calls"] = impl.calls
         report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b}

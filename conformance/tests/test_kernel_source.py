@@ -15,7 +15,7 @@ import pytest
 import chunkers
 from conformance.cases import limits
 from conformance.cases.kernels import table
-from conformance.run import proof
+from conformance.run import cross, proof
 from conformance.tools import isa
 from impls import provenance
 from conformance.tests.params import kernel_params
@@ -97,3 +97,17 @@ def test_limit_boundary_cases_put_one_lane_at_its_limit():
         block = range(p - lane, p - lane + 8)
         assert [q for q in block if limits.neon_candidate(states[q], c.mask, q % 8)] == \
             ([p] if relation != "above" else []), c.describe()
+
+
+def test_the_cross_report_lists_the_limit_boundary_cases():
+    # what ci/cross-run prints and writes for each kernel that ran its family's scan catalogue
+    rows = [dict(family="fastcdc", kernel="neon", result="passed", cases=1676),
+            dict(family="fastcdc", kernel="seg4", result="skipped", cases=0),
+            dict(family="buzhash64", kernel="neon", result="passed", cases=900)]
+    boundary = cross.boundary_cases()
+    assert set(boundary) == {"fastcdc"} and len(boundary["fastcdc"]) == len(limits.cases(cross.SEED))
+    lines = cross._boundary_lines(rows, boundary)
+    assert len(lines) == 1 and lines[0].startswith("neon") and "of its 1676 scan cases" in lines[0]
+    for where in ("first", "last"):
+        assert f"{where} block equal lanes 0,1,2,3,4,5,6,7 (" in lines[0]
+        assert f"{where} block equal-top lanes 0,1,2,3,4,5,6 (" in lines[0]
