@@ -8,7 +8,10 @@ the source file is what tells them apart. Also the limit-boundary catalogue
 (conformance.cases.limits): each case puts the lane it names at its limit, alone in its block.
 """
 
+import os
 import random
+import shutil
+import subprocess
 
 import pytest
 
@@ -111,3 +114,22 @@ def test_the_cross_report_lists_the_limit_boundary_cases():
     for where in ("first", "last"):
         assert f"{where} block equal lanes 0,1,2,3,4,5,6,7 (" in lines[0]
         assert f"{where} block equal-top lanes 0,1,2,3,4,5,6 (" in lines[0]
+
+
+def test_an_extension_without_debug_info_is_not_checked_and_says_so(tmp_path, monkeypatch):
+    strip = shutil.which("strip")
+    if strip is None:
+        pytest.skip("no strip (binutils) to make an extension without debug info")
+    stripped = tmp_path / os.path.basename(isa.extension("fastcdc"))
+    subprocess.run([strip, "--strip-debug", "-o", str(stripped), isa.extension("fastcdc")], check=True)
+    with pytest.raises(isa.NoDebugInfo):
+        isa.source_problems(str(stripped), "fastcdc")
+    assert isa.main([str(stripped)]) == 0        # the instructions are still checked
+    monkeypatch.setattr(isa, "extension", lambda family: str(stripped))
+    proof.source_problems.cache_clear()
+    try:
+        assert proof.source_problems() == ({}, "source not checked: no debug info")
+        cell = type("Cell", (), dict(family="fastcdc", kernel="scalar", mismatches=[]))()
+        assert proof.ran_note("ours", cell).endswith("; source not checked: no debug info")
+    finally:
+        proof.source_problems.cache_clear()
