@@ -4,8 +4,9 @@ A dispatch fault (a registry row pointing at another tier's function) gives
 output identical to the reference by construction, so comparing outputs
 cannot see it. Every kernel function therefore records its own registry name
 on entry (``CK_PROVENANCE`` in chunkers/csrc/kernel.h) in a per-thread slot
-of its extension, with the source file it was compiled from (``last_kernel_source()``: two rows
-with their functions swapped record their own names but each other's files); the scan entry points expose it as ``last_kernel()`` of the
+of its extension, with the source file it was compiled from (``last_kernel_source()``, the
+image's ``ck_ran_file``: two rows with their functions swapped record their own names but each
+other's files); the scan entry points expose the name as ``last_kernel()`` of the
 family's module, a chunker as ``ran_kernel``, the emulator image as the
 symbol ``ck_ran``. This module compares that record with the kernel that was
 asked for, for the scan comparisons (conformance.run.engine), the chunk-level runs
@@ -50,7 +51,8 @@ def wrong_code(family: str, kernel: str, ran: str | None, how: str = "", source:
         return f"asked for {family}/{kernel}, the {how}code that ran is {family}/{ran}'s"
     own = f"chunkers/csrc/{family}/{kernel}.c"
     if source is not None and not source.replace("\\", "/").endswith(own):
-        return f"asked for {family}/{kernel}, the code that ran records its name but was compiled from {source}, not {own}"
+        return (f"asked for {family}/{kernel}, the {how}code that ran records its name but was compiled from "
+                f"{source}, not {own}")
     PROVEN[family, kernel] += 1
     return None
 
