@@ -15,6 +15,11 @@ features it needs (:func:`x86_needs`, :func:`arm_needs`). Two rules:
   does not declare (or imply, :data:`IMPLIES`): an avx2 kernel with a zmm
   instruction would die with SIGILL on an AVX2-only CPU.
 
+A third rule reads the DWARF debug information (setup.py builds with -g): each row's function
+is **its own file's code**, compiled from the row's ``csrc/<family>/<kernel>.c`` and calling
+no other row's file but those its freestanding column names (:func:`source_problems`; an
+extension without debug info is reported "not checked: no debug info").
+
 Driven by the registry alone, so a new kernel row is covered without edits.
 Works on x86-64 and aarch64 extensions from any host (``ci/cross-aarch64``
 runs it on the cross build with ``aarch64-linux-gnu-objdump``). Baselines:
@@ -403,10 +408,9 @@ def source_problems(path: str, family: str) -> dict[str, list[str]]:
     (:func:`own_source`: the compilation unit of its DWARF entry), or is defined in another C file
     (its DW_AT_decl_file; a header is the body its own file instantiates, e.g. seg_roll.h), or
     calls (:func:`closure`) a function compiled from another row's file that its freestanding
-    column does not name; empty
-    lists when it is (kernels not compiled into this build are left out). NoDebugInfo without DWARF. Two rows of
-    one list with their functions swapped give identical output and identical instructions
-    classes; this is where they differ."""
+    column does not name; empty lists when it is (kernels not compiled into this build are left
+    out). NoDebugInfo without DWARF. Two rows of one list with their functions swapped give
+    identical output and identical instruction classes; this is where they differ."""
     machine, rows = registry(path, family)
     files = defining_files(path)
     funcs = disassembly(path, machine)
@@ -421,16 +425,16 @@ def source_problems(path: str, family: str) -> dict[str, list[str]]:
             out[k.name] = [f"{family}/{k.name}: its function {k.symbol} has no DWARF entry"]
             continue
         unit, decl = files[k.address]
-        bad = [f"compiled from {unit}"] if not _is(unit, want) else []
+        bad = [f"is compiled from {unit}, not chunkers/{want}"] if not _is(unit, want) else []
         if not (_is(decl, want) or decl.endswith(".h")):   # a shared body (seg_roll.h) instantiated by the row's file
-            bad.append(f"defined in {decl}")
+            bad.append(f"is defined in {decl}, not chunkers/{want}")
         # what it calls for its scan loop: no other row's file, but those its freestanding column names
         others = [own_source(family, n) for n in listed if n != k.name and n not in listed.get(k.name, ())]
         for fn in closure(funcs, k.symbol)[1:] if k.symbol in funcs else []:
             unit_of = files.get(address.get(fn), ("?", "?"))[0]
             if any(_is(unit_of, o) for o in others):
-                bad.append(f"calling {fn}, compiled from {unit_of}")
-        out[k.name] = [f"{family}/{k.name}: its function {k.symbol} is {b}, not chunkers/{want}" for b in bad]
+                bad.append(f"calls {fn}, compiled from another row's file {unit_of}")
+        out[k.name] = [f"{family}/{k.name}: its function {k.symbol} {b}" for b in bad]
     return out
 
 
