@@ -12,10 +12,13 @@ import os
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-CFLAGS = ["-std=c11", "-O3", "-Wall", "-Wextra"]
+# -g: conformance.tools.isa reads from the DWARF which file each kernel row's function is compiled
+# from (issue 35); most Pythons' own CFLAGS carry it too. It costs disk only (about 1.1 MB of
+# .debug_* per kernel extension, never loaded), not load time or speed.
+CFLAGS = ["-std=c11", "-O3", "-g", "-Wall", "-Wextra"]
 # An instrumented build (python -m fuzz build) replaces the optimisation flags.
 if os.environ.get("CHUNKERS_CFLAGS"):
-    CFLAGS = ["-std=c11", "-Wall", "-Wextra", *os.environ["CHUNKERS_CFLAGS"].split()]
+    CFLAGS = ["-std=c11", "-g", "-Wall", "-Wextra", *os.environ["CHUNKERS_CFLAGS"].split()]
 
 
 def c_sources(*patterns):

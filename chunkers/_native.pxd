@@ -21,6 +21,7 @@ cdef extern from "csrc/kernel.h":
         unsigned char rank[3]
         int reference
     const char *ck_provenance_take() nogil
+    const char *ck_provenance_source() nogil
 
 cdef extern from "csrc/driver.h":
     ctypedef struct ck_params:

@@ -100,12 +100,20 @@ typedef struct {
  * (provenance.c). In the freestanding emulator image
  * (conformance/tools/emulate/blob.py, one thread) the slot is the plain global
  * ck_ran, read from guest memory; weak because every kernel object of the
- * image defines it. */
+ * image defines it.
+ * Beside the name, CK_RECORD stores the translation unit the recording code
+ * was compiled from (__BASE_FILE__, e.g. "chunkers/csrc/fastcdc/scalar.c") in
+ * ck_ran_file, which take leaves alone (ck_provenance_source() reads it): a
+ * row whose function is another row's code that records this row's name (two
+ * rows of one list with their symbols swapped) still names the other file. */
 #if defined(__STDC_HOSTED__) && !__STDC_HOSTED__
 __attribute__((weak)) const char *ck_ran;
+__attribute__((weak)) const char *ck_ran_file;
 #else
 extern _Thread_local const char *ck_ran __attribute__((visibility("hidden")));
+extern _Thread_local const char *ck_ran_file __attribute__((visibility("hidden")));
 const char *ck_provenance_take(void);
+const char *ck_provenance_source(void);
 #endif
 /* The hot loop of a kernel, marked for static analysis (conformance/tools/mca.py): first in
  * the loop body, it expands to nothing, or under -DCK_MCA (that tool's -O3 builds only) to an
@@ -122,6 +130,7 @@ const char *ck_provenance_take(void);
 #define CK_NAME(symbol) CK_NAME_(symbol)        /* expands a macro argument such as SEG_FN first */
 #define CK_NAME_(symbol) ck_name_##symbol
 #define CK_PROVENANCE(symbol) CK_RECORD(CK_NAME(symbol))
-#define CK_RECORD(name) (ck_ran = (name))     /* a name CK_NAME gave, passed on (aes/segments.h) */
+#define CK_RECORD(name) (ck_ran = (name), ck_ran_file = __BASE_FILE__)  /* a name CK_NAME gave, passed on
+                                                                           * (aes/segments.h) */
 
 #endif

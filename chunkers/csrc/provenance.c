@@ -4,10 +4,16 @@
 #include "kernel.h"
 
 _Thread_local const char *ck_ran;
+_Thread_local const char *ck_ran_file;
 
 const char *ck_provenance_take(void)
 {
     const char *ran = ck_ran;
     ck_ran = NULL;
     return ran;
+}
+
+const char *ck_provenance_source(void)
+{
+    return ck_ran_file;
 }

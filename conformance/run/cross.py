@@ -6,7 +6,9 @@ main job's matrix (conformance.run.job) for every kernel that runs there: the sc
 catalogue against the reference kernel and the reference against the model,
 whole-stream chunking of a reduced corpus (CORPUS) against the reference
 kernel and the model, and every golden vector (vectors/, the same check as
-the suite's test_vectors.py::test_vectors). On big-endian s390x this is what
+the suite's test_vectors.py::test_vectors). The report lists, per kernel, the
+limit-boundary cases among its scan cases (conformance.cases.limits: each lane
+comparison of fastcdc neon at its limit). On big-endian s390x this is what
 shows that no table, driver, lane extraction or AES block layout (evp: the
 LE64 digest in, the LE64 cut value out, spec 06 §3-4) depends on host byte
 order. Writes a JSON report; exit status 1 on any difference.
@@ -33,6 +35,7 @@ import sys
 from chunkers.clihelp import ArgumentParser
 from conformance.run import audit, engine, job
 from vectors import impls
+from conformance.cases import limits
 from conformance.cases.families import FAMILIES
 
 SEED = 1
@@ -51,6 +54,35 @@ def _kernel_rows(coverage: str, quick: bool = False, families=None, fail_fast: b
                          ran=cell.ran, levels=cell.levels, mismatch_count=len(cell.mismatches),
                          mismatches=[str(m) for m in cell.mismatches[:5]]))
     return rows
+
+
+BOUNDARY = "limit-boundary"
+"""Group prefix of the cases that put each limit-comparing lane at its limit (conformance.cases.limits)."""
+
+
+def boundary_cases(families=None) -> dict[str, list[str]]:
+    """family -> the group of each limit-boundary case of its scan catalogue (seed SEED, the one
+    the matrix runs on every kernel; conformance.cases.limits, part of the fastcdc catalogue)."""
+    return {"fastcdc": [c.group for c in limits.cases(SEED)]} if "fastcdc" in (families or FAMILIES) else {}
+
+
+def _boundary_lines(rows: list, boundary: dict) -> list[str]:
+    """What the report lists: per kernel that ran its family's scan catalogue, the limit-boundary
+    cases among them (one line per block and relation: the lanes covered)."""
+    lines = []
+    for row in rows:
+        groups = boundary.get(row["family"])
+        if not groups or not row["cases"]:
+            continue
+        by = {}
+        for g in groups:
+            _prefix, where, lane, relation = g.split("/")
+            by.setdefault((where, relation), []).append(int(lane[4:]))
+        lines.append(f"{row['kernel']:10} {row['family']:10} {row['result']:7} {len(groups)} {BOUNDARY} cases of its "
+                     f"{row['cases']} scan cases: " + "; ".join(
+                         f"{where} block {relation} lanes {','.join(map(str, sorted(set(lanes))))} ({len(lanes)})"
+                         for (where, relation), lanes in sorted(by.items())))
+    return lines
 
 
 def main(argv=None) -> int:
@@ -85,6 +117,11 @@ def main(argv=None) -> int:
         engine.set_implementation(previous)
     report = dict(implementation=impl.name, machine=platform.machine(), byteorder=sys.byteorder,
                   emulator=args.emulator, kernels=rows)
+    if impl.name == "ours":                 # the limit-boundary cases every kernel ran (issue 35)
+        boundary = boundary_cases(args.family)
+        report[BOUNDARY] = _boundary_lines(rows, boundary)
+        for row in rows:
+            row["limit_boundary"] = len(boundary.get(row["family"], [])) if row["cases"] else 0
     if isinstance(impl, audit.Counting):
         report["calls"] = impl.calls
         report["kernel_differences"] = [{"family": f, "only_impl": a, "only_ours": b}
@@ -94,6 +131,8 @@ def main(argv=None) -> int:
         print(f"{impl.name:5} {row['family']:10} {row['kernel']:10} {row['coverage']:24} {row['result']:7} "
               f"{scan}, {row['chunk_runs']} chunk runs, {row['vectors']} vectors {row['detail']}"
               + "".join(f"\n    {m}" for m in row["mismatches"][:1]))
+    for line in report.get(BOUNDARY, []):
+        print(f"{BOUNDARY}: {line}")
     if isinstance(impl, audit.Counting):
         print(f"{len(rows)} family x kernel cells of {impl.name} on {platform.machine()} ({sys.byteorder}-endian), "
               f"{impl.calls} calls reached it")

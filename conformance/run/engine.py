@@ -33,7 +33,7 @@ def _checked_run(family: str, kernel: str):
     def checked(case):
         provenance.take(family)
         result = run(case, kernel)
-        text = provenance.wrong_code(family, kernel, provenance.take(family))
+        text = provenance.wrong_code(family, kernel, provenance.take(family), source=provenance.source(family))
         return f"ProvenanceError: {text}" if text else result
     return checked
 

@@ -1,8 +1,9 @@
-"""Per-kernel proof of the main job: whose code ran, whose instructions, which features gate it.
+"""Per-kernel proof of the main job: whose code ran, whose instructions, from which file, which features gate it.
 
 For each matrix cell of ``ours`` (conformance.run.job): the provenance of its runs
 (impls.provenance), the static instruction check of its compiled
-function (conformance.tools.isa) and the feature gating (hiding each CPU feature it
+function (conformance.tools.isa), the source file its function is compiled from (the
+extension's DWARF: the row's own csrc/<family>/<kernel>.c) and the feature gating (hiding each CPU feature it
 declares with CHUNKERS_CPU_HIDE makes it refused with the "this CPU does not
 support it" error). The pytest suite runs the same checks
 (conformance/tests/test_provenance.py).
@@ -27,6 +28,23 @@ def isa_problems() -> tuple[dict, str | None]:
         return isa.all_problems(), None
     except (ImportError, FileNotFoundError) as e:
         return {}, f"instructions not checked: {e}"
+
+
+@functools.lru_cache(maxsize=1)
+def source_problems() -> tuple[dict, str | None]:
+    """(family, kernel) -> the texts saying its row's function is not its own file's code
+    (conformance.tools.isa.all_source_problems, from the extensions' DWARF), and None; or ({}, why
+    it cannot be checked here: "not checked: no debug info", never a silent pass)."""
+    try:
+        from conformance.tools import isa
+    except ImportError as e:
+        return {}, f"source not checked: {e}"
+    try:
+        return isa.all_source_problems(), None
+    except isa.NoDebugInfo:
+        return {}, "source " + isa.NO_DEBUG_INFO
+    except FileNotFoundError as e:
+        return {}, f"source not checked: {e}"
 
 
 def declared(family: str) -> dict[str, tuple]:
@@ -55,8 +73,10 @@ def kernel_checks(impl: str, family: str, kernel: str) -> list[Mismatch]:
     if impl != "ours" or family not in provenance.MODULES:
         return []
     problems = isa_problems()[0].get((family, kernel), []) + gating_problems(family, kernel)
-    return [Mismatch("instructions / feature gating", p, "the tier's own ISA, gated by its features", "")
-            for p in problems]
+    out = [Mismatch("instructions / feature gating", p, "the tier's own ISA, gated by its features", "")
+           for p in problems]
+    return out + [Mismatch("source file", p, "the row's function compiled from its own csrc/<family>/<kernel>.c", "")
+                  for p in source_problems()[0].get((family, kernel), [])]
 
 
 def ran_note(impl: str, cell) -> str:
@@ -69,4 +89,9 @@ def ran_note(impl: str, cell) -> str:
             text += f"; {why}"
         elif (cell.family, cell.kernel) in table:
             text += "; ISA " + ("bad" if table[cell.family, cell.kernel] else "ok")
+        sources, why = source_problems()
+        if why:
+            text += f"; {why}"
+        elif (cell.family, cell.kernel) in sources:
+            text += "; source " + ("bad" if sources[cell.family, cell.kernel] else "ok")
     return text

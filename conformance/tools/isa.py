@@ -15,6 +15,11 @@ features it needs (:func:`x86_needs`, :func:`arm_needs`). Two rules:
   does not declare (or imply, :data:`IMPLIES`): an avx2 kernel with a zmm
   instruction would die with SIGILL on an AVX2-only CPU.
 
+A third rule reads the DWARF debug information (setup.py builds with -g): each row's function
+is **its own file's code**, compiled from the row's ``csrc/<family>/<kernel>.c`` and calling
+no other row's file but those its freestanding column names (:func:`source_problems`; an
+extension without debug info is reported "not checked: no debug info").
+
 Driven by the registry alone, so a new kernel row is covered without edits.
 Works on x86-64 and aarch64 extensions from any host (``ci/cross-aarch64``
 runs it on the cross build with ``aarch64-linux-gnu-objdump``). Baselines:
@@ -55,6 +60,7 @@ class Kernel(NamedTuple):
     name: str
     symbol: str | None      # None: not compiled into this build (fn == NULL)
     features: tuple
+    address: int = 0        # its function's address in the file (0: not compiled)
 
 
 def _feature_names() -> list[str]:
@@ -114,7 +120,7 @@ def registry(path: str, family: str) -> tuple[str, list[Kernel]]:
             fn = pointer(row + 8)
             bits = int.from_bytes(read(row + 16, 4), order)
             rows.append(Kernel(name, funcs.get(fn, f"?{fn:#x}") if fn else None,
-                               tuple(n for b, n in enumerate(names) if bits >> b & 1)))
+                               tuple(n for b, n in enumerate(names) if bits >> b & 1), fn))
         return {"EM_X86_64": "x86_64", "EM_AARCH64": "aarch64"}.get(elf["e_machine"], elf["e_machine"]), rows
 
 
@@ -317,6 +323,127 @@ def problems(path: str, family: str) -> dict[str, list[str]]:
     return out
 
 
+NO_DEBUG_INFO = "not checked: no debug info"
+"""The source check's one line for an extension built without DWARF (-g): never a silent pass."""
+
+
+class NoDebugInfo(Exception):
+    """The extension has no DWARF debug information: its functions' source files cannot be read."""
+
+
+@functools.lru_cache(maxsize=None)
+def defining_files(path: str) -> dict[int, tuple[str, str]]:
+    """Function address -> (its compilation unit's source file, the file its definition is in:
+    DW_AT_decl_file) for every function with code in the extension at ``path``, read from its
+    DWARF (``.debug_info`` and the line programs' file tables; DWARF 2-5). Paths are as the
+    compiler was given them (``chunkers/csrc/fastcdc/scalar.c``). NoDebugInfo without DWARF."""
+    with open(path, "rb") as f:
+        elf = ELFFile(f)
+        if not elf.has_dwarf_info() or elf.get_section_by_name(".debug_info") is None:
+            raise NoDebugInfo(f"{path}: no DWARF debug information (built without -g, or stripped)")
+        dwarf = elf.get_dwarf_info()
+        out = {}
+        for cu in dwarf.iter_CUs():
+            top = cu.get_top_DIE()
+            unit = _text(top.attributes["DW_AT_name"].value) if "DW_AT_name" in top.attributes else "?"
+            lines = dwarf.line_program_for_CU(cu)
+            for die in cu.iter_DIEs():
+                if die.tag != "DW_TAG_subprogram" or "DW_AT_low_pc" not in die.attributes:
+                    continue
+                decl = die
+                for ref in ("DW_AT_specification", "DW_AT_abstract_origin"):   # an out-of-line instance
+                    if "DW_AT_decl_file" not in decl.attributes and ref in decl.attributes:
+                        decl = decl.get_DIE_from_attribute(ref)
+                index = decl.attributes["DW_AT_decl_file"].value if "DW_AT_decl_file" in decl.attributes else None
+                out[die.attributes["DW_AT_low_pc"].value] = (unit, _file_name(lines, index))
+        return out
+
+
+def _text(value) -> str:
+    return value.decode(errors="replace") if isinstance(value, bytes) else str(value)
+
+
+def _file_name(lines, index: int | None) -> str:
+    """Entry ``index`` of a line program's file table as a path (DWARF 5 counts from 0, earlier from 1)."""
+    if lines is None or index is None:
+        return "?"
+    entries = lines["file_entry"]
+    pos = index if lines.header["version"] >= 5 else index - 1
+    if not 0 <= pos < len(entries):
+        return "?"
+    entry, dirs = entries[pos], lines["include_directory"]
+    d = entry.dir_index if lines.header["version"] >= 5 else entry.dir_index - 1
+    name = _text(entry.name)
+    if 0 <= d < len(dirs) and not os.path.isabs(name) and (entry.dir_index or lines.header["version"] < 5):
+        name = os.path.join(_text(dirs[d]), name)
+    return os.path.normpath(name)
+
+
+def own_source(family: str, kernel: str) -> str:
+    """The file a kernel row's function must be defined in, relative to ``chunkers/``: its row's own
+    ``csrc/<family>/<kernel>.c`` (csrc/kernel.h: "symbol ... defined in <family>/<name>.c")."""
+    return f"csrc/{family}/{kernel}.c"
+
+
+def _is(path: str, source: str) -> bool:
+    return path.replace(os.sep, "/").endswith("chunkers/" + source)
+
+
+def _list_rows(family: str) -> dict[str, tuple]:
+    """kernel name -> the kernels its row's freestanding column names (whose files its code may
+    call: the -seg forms' serial tails), read from csrc/<family>/kernels.def, whatever the
+    build target of the extension checked."""
+    text = open(os.path.join(CHUNKERS, "csrc", family, "kernels.def")).read()
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    out = {}
+    for row in re.findall(r"CK_KERNEL\((.*?)\)\s*(?=CK_KERNEL|$)", text, re.S):
+        name, rest = re.match(r'\s*"([^"]+)"(.*)', row, re.S).groups()
+        freestanding = re.search(r'"([^"]*)"', rest)
+        out[name] = tuple(freestanding.group(1).split()) if freestanding else ()
+    return out
+
+
+def source_problems(path: str, family: str) -> dict[str, list[str]]:
+    """kernel name -> the texts saying its row's function is not compiled from its own source file
+    (:func:`own_source`: the compilation unit of its DWARF entry), or is defined in another C file
+    (its DW_AT_decl_file; a header is the body its own file instantiates, e.g. seg_roll.h), or
+    calls (:func:`closure`) a function compiled from another row's file that its freestanding
+    column does not name; empty lists when it is (kernels not compiled into this build are left
+    out). NoDebugInfo without DWARF. Two rows of one list with their functions swapped give
+    identical output and identical instruction classes; this is where they differ."""
+    machine, rows = registry(path, family)
+    files = defining_files(path)
+    funcs = disassembly(path, machine)
+    address = {key: a for a, key in funcs.starts.items()}
+    listed = _list_rows(family)
+    out = {}
+    for k in rows:
+        if k.symbol is None:
+            continue
+        want = own_source(family, k.name)
+        if k.address not in files:
+            out[k.name] = [f"{family}/{k.name}: its function {k.symbol} has no DWARF entry"]
+            continue
+        unit, decl = files[k.address]
+        bad = [f"is compiled from {unit}, not chunkers/{want}"] if not _is(unit, want) else []
+        if not (_is(decl, want) or decl.endswith(".h")):   # a shared body (seg_roll.h) instantiated by the row's file
+            bad.append(f"is defined in {decl}, not chunkers/{want}")
+        # what it calls for its scan loop: no other row's file, but those its freestanding column names
+        others = [own_source(family, n) for n in listed if n != k.name and n not in listed.get(k.name, ())]
+        for fn in closure(funcs, k.symbol)[1:] if k.symbol in funcs else []:
+            unit_of = files.get(address.get(fn), ("?", "?"))[0]
+            if any(_is(unit_of, o) for o in others):
+                bad.append(f"calls {fn}, compiled from another row's file {unit_of}")
+        out[k.name] = [f"{family}/{k.name}: its function {k.symbol} {b}" for b in bad]
+    return out
+
+
+def all_source_problems() -> dict[tuple[str, str], list[str]]:
+    """(family, kernel) -> :func:`source_problems` for every registry of this build's extensions;
+    NoDebugInfo if one of them has no DWARF."""
+    return {(fam, k): v for fam in REGISTRIES for k, v in source_problems(extension(fam), fam).items()}
+
+
 def all_problems() -> dict[tuple[str, str], list[str]]:
     """(family, kernel) -> :func:`problems` for every registry of this build's extensions."""
     return {(fam, k): v for fam in REGISTRIES for k, v in problems(extension(fam), fam).items()}
@@ -335,9 +462,16 @@ def main(argv=None) -> int:
         if family not in REGISTRIES:
             ap.error(f"{path}: not one of the extensions with a kernel registry ({', '.join(REGISTRIES)})")
         machine, _rows = registry(path, family)
+        try:
+            sources = source_problems(path, family)
+        except NoDebugInfo:
+            sources = None
         for kernel, bad in problems(path, family).items():
-            failed |= bool(bad)
-            print(f"{machine:8} {family:10} {kernel:10} " + ("FAILED\n  " + "\n  ".join(bad) if bad else "ISA ok"))
+            where = sources.get(kernel, []) if sources is not None else []
+            failed |= bool(bad or where)
+            source = "source " + NO_DEBUG_INFO if sources is None else "source ok" if not where else "source bad"
+            print(f"{machine:8} {family:10} {kernel:10} " + ("FAILED\n  " + "\n  ".join(bad + where) if bad or where
+                                                            else f"ISA ok, {source} ({own_source(family, kernel)})"))
     return 1 if failed else 0
 
 

@@ -161,7 +161,8 @@ def _cross_rows(arch: str, report: Path, returncode: int) -> list:
                      f"ci/cross-run {arch} exited {returncode} before reporting")]
     data = json.loads(report.read_text())
     rows = [Tier(r["family"], r["kernel"], CROSS[arch], r["coverage"], r["result"],
-                 f"{r['cases']} scan cases, {r['chunk_runs']} chunk runs, {r['vectors']} vectors" + (
+                 f"{r['cases']} scan cases" + (f" ({r['limit_boundary']} at a lane limit)" if r.get("limit_boundary")
+                                                else "") + f", {r['chunk_runs']} chunk runs, {r['vectors']} vectors" + (
                      f", {r['mismatch_count']} differ, first: {r['mismatches'][0]}" if r["mismatches"]
                      else f"; {r['detail']}" if r["detail"] else ""))
             for r in data["kernels"]]

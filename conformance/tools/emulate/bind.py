@@ -88,6 +88,6 @@ def runner(family: str, symbol: str, kernel: str):
             result = call(case)
         except EmulatorFault as e:
             return f"EmulatorFault: {e}"
-        text = wrong_code(family, kernel, m.take_provenance(), "emulated ")
+        text = wrong_code(family, kernel, m.take_provenance(), "emulated ", m.provenance_source())
         return f"ProvenanceError: {text}" if text else result
     return run

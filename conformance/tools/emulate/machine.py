@@ -98,6 +98,13 @@ class Machine:
         self.write(slot, bytes(8))
         return self.read(ptr, 64).split(b"\0")[0].decode() if ptr else None
 
+    def provenance_source(self) -> str | None:
+        """The source file the code of the last kernel run was compiled from (CK_RECORD's
+        ck_ran_file, csrc/kernel.h; not cleared by take_provenance), None if none ran."""
+        slot = self.blob.symbols.get(PROVENANCE + "_file")
+        ptr = struct.unpack("<Q", self.read(slot, 8))[0] if slot else 0
+        return self.read(ptr, 256).split(b"\0")[0].decode() if ptr else None
+
     def put_input(self, data: bytes) -> int:
         """Place ``data`` so that it ends at the guard page; returns its guest address."""
         if len(data) > INPUT_END - INPUT:

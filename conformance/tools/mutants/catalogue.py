@@ -349,5 +349,26 @@ CATALOGUE = [
            "a defaults file read before is still used after a CPU feature it needs was hidden"),
 ]
 
+# ---- dispatch: two portable rows of one kernel list run each other's code (issue 35) ----
+CATALOGUE += [
+    Mutant("fc-row-swap", "dispatch", FC + "kernels.def",
+           'CK_KERNEL("blockwise", fastcdc_scan_blockwise, PORTABLE, 1,    0,              NULL,         0,   0, 0, 1)\n'
+           'CK_KERNEL("scalar",    fastcdc_scan_scalar,',
+           'CK_KERNEL("blockwise", fastcdc_scan_scalar, PORTABLE, 1,    0,              NULL,         0,   0, 0, 1)\n'
+           'CK_KERNEL("scalar",    fastcdc_scan_blockwise,',
+           "blockwise and scalar rows swap their functions: each function records the other row's name, so "
+           "output and recorded names agree; only its source file (DWARF, CK_RECORD) tells them apart"),
+    Mutant("bz64-row-swap", "dispatch", BZ + "kernels.def",
+           'CK_KERNEL("seg4",      buzhash64_scan_seg4,      PORTABLE, 1,    0,              NULL,         0,   1, 0, 0)\n'
+           'CK_KERNEL("blockwise", buzhash64_scan_blockwise,',
+           'CK_KERNEL("seg4",      buzhash64_scan_blockwise, PORTABLE, 1,    0,              NULL,         0,   1, 0, 0)\n'
+           'CK_KERNEL("blockwise", buzhash64_scan_seg4,',
+           "seg4 and blockwise rows swap their functions (seg4, the x86-64 default, runs the blockwise code)"),
+    Mutant("fc-neon-le", "neon", FC + "neon.c", "vcleq_u64(vaddq_u64(c, s67), lim67)",
+           "vcltq_u64(vaddq_u64(c, s67), lim67)",
+           "lanes 7-8 compared with < instead of <=: a Gear state exactly ~mask after a block's last byte is "
+           "no candidate (lane 7's shifted value is never equal to its limit)", route="aarch64"),
+]
+
 CI_SAMPLE = ("fc-scalar-tail-offset", "bz64-bw-c", "drv-zero-tail", "bz-seed-low", "evp-hit-state")
 """The deterministic sample of ``--sample`` (CI): native faults in five tiers, each killed early."""

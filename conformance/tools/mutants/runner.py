@@ -93,7 +93,7 @@ class Verdict:
 
 
 CYTHON = (".pyx", ".pxd", ".pxi")
-BUILT = (".c", ".h", *CYTHON)
+BUILT = (".c", ".h", ".def", *CYTHON)      # .def: a kernel list, compiled into its family's extension
 """Sources a fault is compiled from (a Cython one cythonized first); the others are Python, read as they are."""
 
 READ_PATH = ("sources", "bufpool", "driver")
