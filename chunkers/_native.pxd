@@ -32,6 +32,7 @@ cdef extern from "csrc/driver.h":
     ctypedef struct ck_scanner:
         const void *ctx
         const char *(*provenance)() nogil
+        const char *(*provenance_source)() nogil
     ctypedef struct ck_cursor:
         size_t off
         uint64_t st

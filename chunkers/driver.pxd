@@ -10,6 +10,7 @@ cdef class Chunker:
     cdef readonly str kernel
     cdef readonly tuple params_tuple
     cdef const char *ran          # registry name of the kernel of the last scan (CK_PROVENANCE), or NULL
+    cdef const char *ran_source   # the source file of the code that recorded it, or NULL
     cdef readonly tuple init_args      # the constructor's positional arguments (pickling, copies)
     cdef list buffers             # read buffers kept for the next stream (chunkers.bufpool.keep_buffers)
 

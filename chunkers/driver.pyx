@@ -80,14 +80,17 @@ cdef class Chunker:
         failed AES backend raises RuntimeError and abandons the chunk (spec 06 §9.3)."""
         cdef size_t r
         cdef const char *ran = NULL
+        cdef const char *ran_source = NULL
         with nogil:
             if self.scanner.provenance != NULL:
                 self.scanner.provenance()       # forget what ran before in this thread
             r = ck_next_cut(&self.params, &self.scanner, cur, p, avail, eof)
             if self.scanner.provenance != NULL:
                 ran = self.scanner.provenance()
-        if ran != NULL:
-            self.ran = ran
+                ran_source = self.scanner.provenance_source()
+        if ran != NULL:             # the name and its file together: a later run of another chunker
+            self.ran = ran          # in this thread rewrites the thread's slot, not this chunker's
+            self.ran_source = ran_source
         if r == CK_SCAN_FAILED:
             raise RuntimeError(f"{self.name}: OpenSSL EVP encryption failed")
         return r
@@ -98,6 +101,12 @@ cdef class Chunker:
         function recorded it (csrc/kernel.h, CK_PROVENANCE); None before any scan and for chunkers
         without scan kernels. Equals ``kernel`` unless dispatch is broken."""
         return self.ran.decode() if self.ran != NULL else None
+
+    @property
+    def ran_kernel_source(self):
+        """Source file (``chunkers/csrc/<family>/<kernel>.c``, as given to the compiler) of the code
+        that recorded :attr:`ran_kernel`, recorded with it; None when ran_kernel is None."""
+        return self.ran_source.decode() if self.ran_source != NULL else None
 
     def _check_fresh(self):
         if self.ready:

@@ -33,6 +33,8 @@ typedef struct {
     /* The registry name of the kernel that last ran in this thread, cleared
      * (ck_provenance_take of the family's extension; NULL: no scan kernels). */
     const char *(*provenance)(void);
+    /* The source file of the code that recorded that name (ck_provenance_source; NULL with provenance). */
+    const char *(*provenance_source)(void);
 } ck_scanner;
 
 typedef struct {

@@ -67,6 +67,7 @@ def test_recorded_provenance_names_the_rows_file(family_kernel):
     chunker.chunk_sizes(random.Random(35).randbytes(1 << 16))
     assert chunker.ran_kernel == kernel
     assert provenance.source(family) == f"chunkers/csrc/{family}/{kernel}.c"
+    assert chunker.ran_kernel_source == f"chunkers/csrc/{family}/{kernel}.c"    # kept with the chunker
 
 
 def test_a_recorded_file_of_another_row_is_a_provenance_failure():
@@ -134,3 +135,17 @@ def test_an_extension_without_debug_info_is_not_checked_and_says_so(tmp_path, mo
         assert proof.ran_note("ours", cell).endswith("; source not checked: no debug info")
     finally:
         proof.source_problems.cache_clear()
+
+
+def test_a_chunker_keeps_the_file_of_its_own_last_scan():
+    """A chunker's run that made no scan (input under the minimum size) leaves its last scan's name
+    and file; the thread's slot holds another chunker's file by then, which is not this one's."""
+    own, other = chunkers.make_chunker(PARAMS["fastcdc"], kernel="blockwise"), \
+        chunkers.make_chunker(PARAMS["fastcdc"], kernel="scalar")
+    data = random.Random(36).randbytes(1 << 16)
+    own.chunk_sizes(data)
+    other.chunk_sizes(data)
+    assert own.chunk_sizes(bytes(10)) == [10]
+    assert provenance.source("fastcdc").endswith("fastcdc/scalar.c")
+    assert (own.ran_kernel, own.ran_kernel_source) == ("blockwise", "chunkers/csrc/fastcdc/blockwise.c")
+    provenance.check_chunker("fastcdc", "blockwise", own)

@@ -89,7 +89,7 @@ def test_a_report_that_cannot_be_written_at_the_end_is_one_line_and_exit_1(capsy
 
 
 def test_abstract_adapter_is_a_usage_error(capsys):
-    assert main([*QUICK, "--impl", "impls:Implementation"]) == 2
+    assert main([*QUICK, "--impl", "vectors.impls:Implementation"]) == 2
     out = capsys.readouterr()
     assert "abstract adapter" in out.out + out.err
 

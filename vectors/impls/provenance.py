@@ -78,7 +78,8 @@ def check_chunker(family: str, asked: str | None, chunker) -> None:
     name = getattr(chunker, "kernel", None)
     if asked and asked.strip() and name is not None and name != asked.strip().lower():
         raise ProvenanceError(family, asked, f"asked for {family}/{asked}, the chunker reports kernel {name!r}")
-    text = wrong_code(family, name, getattr(chunker, "ran_kernel", None), source=source(family))
+    text = wrong_code(family, name, getattr(chunker, "ran_kernel", None),
+                      source=getattr(chunker, "ran_kernel_source", None))
     if text:
         raise ProvenanceError(family, name, text)
 

@@ -34,4 +34,5 @@ void aes_scanner(const aes_hooks *h, ck_scanner *sc)
     sc->window_hash = NULL;
     sc->roll_scan = NULL;
     sc->provenance = ck_provenance_take;
+    sc->provenance_source = ck_provenance_source;
 }

@@ -27,4 +27,5 @@ void buzhash_scanner(const buzhash_ctx *c, ck_scanner *sc)
     sc->window_hash = window_hash;
     sc->roll_scan = roll_scan;
     sc->provenance = ck_provenance_take;
+    sc->provenance_source = ck_provenance_source;
 }

@@ -23,4 +23,5 @@ void buzhash64_scanner(const buzhash64_ctx *ctx, ck_scanner *sc)
     sc->window_hash = window_hash;
     sc->roll_scan = roll_scan;
     sc->provenance = ck_provenance_take;
+    sc->provenance_source = ck_provenance_source;
 }

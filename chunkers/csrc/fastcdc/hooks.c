@@ -21,4 +21,5 @@ void fastcdc_scanner(const fastcdc_ctx *ctx, ck_scanner *sc)
     sc->window_hash = NULL;
     sc->roll_scan = NULL;
     sc->provenance = ck_provenance_take;
+    sc->provenance_source = ck_provenance_source;
 }
