@@ -7,6 +7,7 @@ aarch64 (guarded by CK_AARCH64).
 """
 
 import glob
+import importlib.util
 import os
 
 from Cython.Build import cythonize
@@ -33,15 +34,22 @@ def extension(name, *patterns, libraries=()):
     )
 
 
+def family_table():
+    """chunkers/families.py, loaded by path: the package's __init__ imports the extensions not built yet."""
+    spec = importlib.util.spec_from_file_location("chunkers_families", os.path.join("chunkers", "families.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.FAMILIES
+
+
 extensions = [
     extension("driver", "driver.c", "readahead.c"),
     extension("sources", "driver.c"),           # ck_all_zero
     extension("bufpool", "readbuf.c"),
     extension("kerneltable", "cpu.c"),
-    extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
-    extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
-    extension("buzhash", "buzhash/*.c", "provenance.c"),
-    extension("aes", "aes/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
+    # a family's extension: chunkers/<family>.pyx, every C file of csrc/<family>/ and its shared sources
+    *(extension(f.name, f"{f.name}/*.c", *f.sources, libraries=f.libraries)
+      for f in family_table().values() if f.sources is not None),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, compiler_directives={"embedsignature": True}))

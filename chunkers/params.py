@@ -12,10 +12,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from chunkers.families import chunkers_of
+
 MAX_DATA_SIZE = 20_971_479
 """Largest permitted max_size in bytes (borg's MAX_DATA_SIZE, spec 01 §4.1)."""
 
-AES_CHUNKERS = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
+AES_CHUNKERS = chunkers_of("aes")
 
 _U64 = (1 << 64) - 1
 

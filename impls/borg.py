@@ -7,8 +7,16 @@ import importlib
 
 from chunkers.registry import SINGLE
 
-from impls.base import SINGLE_FAMILIES, Implementation, as_file, env
-from impls.families import family_of
+from chunkers.families import CHUNKERS, FAMILIES, chunkers_of, family_of
+from impls.base import Implementation, as_file, env
+
+
+_PROBE_FIELDS = {"chunk_min": 6, "chunk_max": 12, "chunk_mask": 8, "window_size": 65, "nc_level": 0}
+
+
+def _probe(chunker: str) -> tuple:
+    """Small valid params of ``chunker`` that every borg kernel constructs (the kernel probe)."""
+    return (chunker, *(_PROBE_FIELDS[f] for f in CHUNKERS[chunker].fields))
 
 
 class Borg(Implementation):
@@ -20,15 +28,12 @@ class Borg(Implementation):
     """
 
     name = "borg"
-    CLASSES = {"fastcdc": "ChunkerFastCDC", "buzhash64": "ChunkerBuzHash64", "rabin-aes": "ChunkerRabinAES",
-               "goldilocks-aes": "ChunkerGoldilocksAES", "toeplitz-aes": "ChunkerToeplitzAES",
-               "buzhash": "Chunker", "fixed": "ChunkerFixed"}
-    ENV = {"fastcdc": "BORG_FASTCDC_KERNEL", "buzhash64": "BORG_BUZHASH64_KERNEL", "aes": "BORG_AES_CHUNKER_KERNEL"}
-    KERNEL_NAMES = {"fastcdc": ("avx512", "avx2", "neon", "blockwise", "scalar"),
-                    "buzhash64": ("avx512", "avx2", "neon", "blockwise", "scalar"),
-                    "aes": ("vaes", "aes-ni", "aes-arm64", "evp")}
-    PROBE = {"fastcdc": ("fastcdc", 6, 12, 8, 0), "buzhash64": ("buzhash64", 6, 12, 8, 65, 0),
-             "aes": ("rabin-aes", 6, 12, 8, 0)}
+    CLASSES = {c.name: c.borg for c in CHUNKERS.values() if c.borg}
+    """Chunker -> its class in borg.chunkers (chunkers.families: Chunker.borg)."""
+    ENV = {f.name: f.borg_env for f in FAMILIES.values() if f.borg_env}
+    """Family -> borg's variable naming its kernel (Family.borg_env); the others are single implementations."""
+    KERNEL_NAMES = {f.name: f.borg_kernels for f in FAMILIES.values() if f.borg_env}
+    PROBE = {f.name: _probe(f.tune.partition(",")[0]) for f in FAMILIES.values() if f.borg_env}
     cache_size = 64
     """Chunkers kept for reuse (see _chunker); fuzz/impl_chunks.py raises it for a campaign's corpus."""
 
@@ -43,10 +48,11 @@ class Borg(Implementation):
         return None
 
     def kernels(self, family):
-        if family in SINGLE_FAMILIES:
-            return [(SINGLE, None)] if hasattr(self._module(), self.CLASSES[family]) else []
-        if family not in self.ENV:
+        if family not in FAMILIES:
             return []
+        if family not in self.ENV:      # a single implementation in borg
+            return [(SINGLE, None)] if all(hasattr(self._module(), self.CLASSES[c]) for c in chunkers_of(family)) \
+                else []
         try:
             names = self._build_kernels(family)
         except AttributeError:
@@ -75,10 +81,9 @@ class Borg(Implementation):
     def _make(self, params, key, seed, kernel, normal_size=0):
         algo, args = params[0], tuple(params[1:])
         cls = getattr(self._module(), self.CLASSES[algo])
-        if algo == "buzhash":
-            return cls(seed, *args)
-        if algo == "fixed":
-            return cls(*args)
+        credential = CHUNKERS[algo].credential
+        if credential != "key":
+            return cls(*((seed,) if credential == "seed" else ()), *args)
         extra = {"normal_size": normal_size} if normal_size else {}
         with env(self.ENV[family_of(algo)], kernel):
             return cls(key, *args, **extra)

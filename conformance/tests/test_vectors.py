@@ -309,7 +309,7 @@ def _few_cases(name):
 def tiny_fastcdc(monkeypatch, tmp_path):
     """Regeneration of a two-case 'fastcdc' document written under tmp_path."""
     monkeypatch.setitem(vcases.CHUNKERS, "fastcdc",
-                        vcases.Entry("fastcdc", "fastcdc", "spec 02", lambda: _few_cases("fastcdc")))
+                        vcases.Entry("fastcdc", "spec 02", lambda: _few_cases("fastcdc")))
     monkeypatch.setattr(generate, "path_of", lambda name: str(tmp_path / f"{name}.json"))
     monkeypatch.setattr(generate, "load_text", lambda name: (tmp_path / f"{name}.json").read_text())
     return tmp_path / "fastcdc.json"

@@ -37,12 +37,13 @@ from typing import NamedTuple
 from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 
+from chunkers.families import kernel_families
 from chunkers.clihelp import ArgumentParser
 
 CHUNKERS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "chunkers")       # the repository root is three levels up
-REGISTRIES = ("fastcdc", "buzhash64", "buzhash", "aes")
-"""Extensions (chunkers/<name>.*.so) holding a kernel registry ``<name>_kernels``."""
+REGISTRIES = kernel_families()
+"""Extensions (chunkers/<name>.*.so) holding a kernel registry ``<name>_kernels`` (chunkers.families)."""
 
 IMPLIES = {"avx512f": {"avx2"}, "avx2": {"avx", "sse4.1"}, "vaes": {"aes"}, "arm-aes": {"neon"}}
 """Features a declared feature implies: every AVX-512 CPU has AVX2 (and gcc's target("avx512f")

@@ -44,6 +44,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from chunkers.families import kernel_families
 from conformance.tools.buildtree import REPO, BuildError, Tree, includes
 from conformance.tools.mutants.catalogue import Mutant
 
@@ -70,7 +71,7 @@ def ordered_test_files(src: Path) -> list[str]:
     return [*FIRST, *(f for f in rest if f not in FIRST and f != TOOLING)]
 
 
-FAMILY_OF_DIR = {"fastcdc": ["fastcdc"], "buzhash64": ["buzhash64"], "buzhash": ["buzhash"], "aes": ["aes"]}
+FAMILY_OF_DIR = {name: [name] for name in kernel_families()}     # csrc/<family>/: chunkers.families
 CROSS_ARCH = {"aarch64": "arm64", "s390x": "s390x"}
 CROSS_CC = {"aarch64": "aarch64-linux-gnu-gcc", "s390x": "s390x-linux-gnu-gcc"}
 
