@@ -499,6 +499,12 @@ def scan_window(AESContext ctx, size_t window, data, uint64_t state, uint64_t ma
     return ctx.scan(data, window, len(data) - window, state, mask, kernel)
 
 
+def scan_state(AESContext ctx, window):
+    """The scan adapter's start state before the first position: :meth:`AESContext.digest` of the
+    64-byte ``window`` (the history)."""
+    return ctx.digest(window)
+
+
 def scan_every_byte(kernel, data, key, int bits):
     """:meth:`AESContext.scan` with ``kernel`` over every byte of ``data`` (the digest chain carries
     over hits; the context of :func:`scan_table`, a low mask of ``bits`` bits): bench's scan mode."""

@@ -141,6 +141,12 @@ def scan_window(table, size_t window, data, uint32_t state, uint32_t mask, kerne
     return scan(table, window, data, state, mask, kernel)
 
 
+def scan_state(table, window):
+    """The scan adapter's start state before the first step: :func:`window_hash` of the bytes-like
+    ``window``."""
+    return window_hash(table, window)
+
+
 def scan_every_byte(kernel, data, key, int bits, size_t window=4095):
     """:func:`scan` with ``kernel`` over every byte of ``data`` (after a hit it goes on at the next
     byte; the table of ``key``, a low mask of ``bits`` bits, a ``window``-byte window): bench's scan mode."""

@@ -128,6 +128,12 @@ def scan_window(gear, size_t window, data, uint64_t state, uint64_t mask, kernel
     return scan(gear, memoryview(data)[window:], state, mask, kernel)
 
 
+def scan_state(gear, window):
+    """The scan adapter's start state before the first position: fastcdc's fp starts at 0 (spec 02
+    §4), whatever came before."""
+    return 0
+
+
 def scan_every_byte(kernel, data, key, int bits):
     """:func:`scan` with ``kernel`` over every byte of ``data`` (after a hit it goes on at the next
     byte; Gear table of ``key``, a high mask of ``bits`` bits): bench's scan mode."""

@@ -14,6 +14,10 @@ window before the first position scanned (0 for fastcdc; the hash window for
 buzhash64 and the legacy buzhash, spec 03 §5, 04 A.3; the 64-byte history for
 the AES chunkers, spec 06 §7.2). The result is the family's own scan's.
 
+``scan_state(table, window) -> state``: the state before the first position
+scanned after the bytes-like ``window`` (the hash of the window; the AES digest
+of the history; 0 for fastcdc).
+
 ``scan_every_byte(kernel, data, key, bits)``: the scan over every byte of
 ``data`` (after a hit it goes on at the next byte) with a ``bits``-bit mask:
 bench's scan mode.
@@ -38,6 +42,7 @@ class Scanner(NamedTuple):
     family: str
     table: Callable        # key (or seed) -> table
     scan: Callable         # (table, window, data, state, mask, kernel) -> (position, state)
+    state: Callable        # (table, window bytes) -> the state before the first position
     every_byte: Callable   # (kernel, data) -> None, with BENCH_KEY (or BENCH_SEED) and BENCH_BITS
     seeded: bool           # its chunkers take a seed, not a key
 
@@ -53,4 +58,4 @@ def scanner(family: str) -> Scanner:
     def every_byte(kernel, data):
         mod.scan_every_byte(kernel, data, credential, BENCH_BITS)
 
-    return Scanner(family, mod.scan_table, mod.scan_window, every_byte, seeded)
+    return Scanner(family, mod.scan_table, mod.scan_window, mod.scan_state, every_byte, seeded)

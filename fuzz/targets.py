@@ -34,6 +34,7 @@ TARGETS = {
     # (scan_case.MAX_POSITIONS; buzhash64 plus its 4095-byte window; AES: scan_aes.MAX_SPAN)
     "scan_diff_fastcdc": Target(max_len=1280, pymalloc=True),
     "scan_diff_buzhash64": Target(max_len=5376, pymalloc=True),
+    "scan_diff_buzhash": Target(max_len=5376, pymalloc=True),
     "scan_diff_rabin_aes": Target(max_len=1408, pymalloc=True),
     "scan_diff_goldilocks_aes": Target(max_len=1408, pymalloc=True),
     "scan_diff_toeplitz_aes": Target(max_len=1408, pymalloc=True),

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple
 
+from chunkers.families import scan_families
 from chunkers.registry import reference
+from chunkers.scanners import scanner
 from conformance.cases import aes_kernels
 from conformance.cases.scan import ScanCase, aligned, key_bytes, seed_of
 
@@ -24,39 +26,24 @@ class Kernels(NamedTuple):
 _TABLES: dict = {}
 
 
+def _model_table(family: str, key: bytes):
+    from model import buzhash64, fastcdc
+    return {"fastcdc": fastcdc.gear_table, "buzhash64": buzhash64.table}[family](key)
+
+
 def table(kind: str, key: str):
-    """The table of ``kind`` (``fastcdc``, ``buzhash64``: the extension's; ``model-fastcdc``,
-    ``model-buzhash64``: the model's) for the key called ``key``, cached."""
+    """The table of ``kind`` (``fastcdc``, ``buzhash64``: the extension's, from the family's scan
+    adapter; ``model-fastcdc``, ``model-buzhash64``: the model's) for the key called ``key``, cached."""
     if (kind, key) not in _TABLES:
-        if kind == "fastcdc":
-            from chunkers.fastcdc import gear_table
-            _TABLES[kind, key] = gear_table(key_bytes(key))
-        elif kind == "buzhash64":
-            from chunkers.buzhash64 import table as buzhash64_table
-            _TABLES[kind, key] = buzhash64_table(key_bytes(key))
-        elif kind == "model-fastcdc":
-            from model import fastcdc
-            _TABLES[kind, key] = fastcdc.gear_table(key_bytes(key))
-        else:
-            from model import buzhash64
-            _TABLES[kind, key] = buzhash64.table(key_bytes(key))
+        family = kind.removeprefix("model-")
+        make = scanner(family).table if family == kind else lambda k: _model_table(family, k)
+        _TABLES[kind, key] = make(key_bytes(key))
     return _TABLES[kind, key]
-
-
-def fastcdc_run(case: ScanCase, kernel: str) -> tuple:
-    from chunkers.fastcdc import scan
-    return scan(table("fastcdc", case.key), aligned(case.data, case.align), case.state, case.mask, kernel)
 
 
 def fastcdc_model(case: ScanCase) -> tuple:
     from model import fastcdc
     return fastcdc.scan(table("model-fastcdc", case.key), case.data, case.state, case.mask)
-
-
-def buzhash64_run(case: ScanCase, kernel: str) -> tuple:
-    from chunkers.buzhash64 import scan
-    return scan(table("buzhash64", case.key), case.window, aligned(case.data, case.align), case.state,
-                case.mask, kernel)
 
 
 def buzhash64_model(case: ScanCase) -> tuple:
@@ -65,24 +52,43 @@ def buzhash64_model(case: ScanCase) -> tuple:
     return buzhash64.scan(t, buzhash64.rotated(t, case.window), case.data, case.window, case.state, case.mask)
 
 
-def buzhash_run(case: ScanCase, kernel: str) -> tuple:
-    from chunkers.buzhash import scan
-    return scan(seed_of(case.key), case.window, aligned(case.data, case.align), case.state, case.mask, kernel)
-
-
 def buzhash_model(case: ScanCase) -> tuple:
     from model import buzhash
     t = buzhash.table(seed_of(case.key))
     return buzhash.scan(t, buzhash.rotated(t, case.window), case.data, case.window, case.state, case.mask)
 
 
-KERNELS: dict[str, Kernels] = {
-    "fastcdc": Kernels(reference("fastcdc"), fastcdc_run, fastcdc_model),
-    "buzhash64": Kernels(reference("buzhash64"), buzhash64_run, buzhash64_model),
-    "buzhash": Kernels(reference("buzhash"), buzhash_run, buzhash_model),
-    "aes": Kernels(aes_kernels.REFERENCE, aes_kernels.run, aes_kernels.model),
+class Suite(NamedTuple):
+    """The suite's side of a family's scan adapter (chunkers.scanners): what a case's key names (its
+    scan table), the window before its span, and the model's run of it."""
+
+    table: Callable[[str], object]                  # case key -> the adapter's table
+    window: Callable[[ScanCase], int]               # case -> bytes before the first position scanned
+    model: Callable[[ScanCase], tuple]
+
+
+SUITE: dict[str, Suite] = {
+    "fastcdc": Suite(lambda key: table("fastcdc", key), lambda case: 0, fastcdc_model),
+    "buzhash64": Suite(lambda key: table("buzhash64", key), lambda case: case.window, buzhash64_model),
+    "buzhash": Suite(seed_of, lambda case: case.window, buzhash_model),
+    "aes": Suite(aes_kernels.context, lambda case: aes_kernels.HISTORY, aes_kernels.model),
 }
-"""The scan families' runs (fixed has no scan level)."""
+"""Scan family -> its Suite (fixed has no scan level)."""
+
+
+def _run(family: str) -> Callable[[ScanCase, str], tuple]:
+    """``run(case, kernel)``: the family's scan adapter on the case's span, aligned as the case says."""
+    scan, suite = scanner(family).scan, SUITE[family]
+
+    def run(case: ScanCase, kernel: str) -> tuple:
+        return scan(suite.table(case.key), suite.window(case), aligned(case.data, case.align), case.state,
+                    case.mask, kernel)
+    return run
+
+
+KERNELS: dict[str, Kernels] = {name: Kernels(reference(name), _run(name), SUITE[name].model)
+                               for name in scan_families()}
+"""The scan families' runs (chunkers.families: every family with a scan kernel)."""
 
 
 def reference_result(case: ScanCase) -> tuple:
