@@ -42,6 +42,7 @@ class Chunker(NamedTuple):
     bench: str                  # params of bench's chunk mode (and of bench --against borg)
     optional: int = 0           # trailing fields a params tuple may leave out (fixed's header_size)
     borg: str = ""              # its class in borg 2.0.0b25's borg.chunkers ("": borg has none)
+    note: str = ""              # what --help adds to its params example
 
 
 _CDC = ("chunk_min", "chunk_max", "chunk_mask")
@@ -67,15 +68,15 @@ CHUNKERS: dict[str, Chunker] = {c.name: c for c in (
     Chunker("buzhash64", "buzhash64", "BuzHash64", _CDC + ("window_size", "nc_level"), "key",
             "buzhash64,19,23,21,4095,2", borg="ChunkerBuzHash64"),
     Chunker("buzhash", "buzhash", "BuzHash", _CDC + ("window_size",), "seed", "buzhash,19,23,21,4095",
-            borg="Chunker"),
+            borg="Chunker", note="odd WINDOW; the name may be left out"),
     Chunker("fixed", "fixed", "Fixed", ("block_size", "header_size"), None, "fixed,4194304", 1,
-            borg="ChunkerFixed"),
-    Chunker("toeplitz-aes", "aes", "ToeplitzAES", _CDC + ("nc_level",), "key", "toeplitz-aes,19,23,21,2",
-            borg="ChunkerToeplitzAES"),
+            borg="ChunkerFixed", note="sizes in bytes, BLOCK >= 64"),
     Chunker("rabin-aes", "aes", "RabinAES", _CDC + ("nc_level",), "key", "rabin-aes,19,23,21,2",
             borg="ChunkerRabinAES"),
     Chunker("goldilocks-aes", "aes", "GoldilocksAES", _CDC + ("nc_level",), "key", "goldilocks-aes,19,23,21,2",
             borg="ChunkerGoldilocksAES"),
+    Chunker("toeplitz-aes", "aes", "ToeplitzAES", _CDC + ("nc_level",), "key", "toeplitz-aes,19,23,21,2",
+            borg="ChunkerToeplitzAES"),
 )}
 """Chunker name -> Chunker, families in FAMILIES order."""
 

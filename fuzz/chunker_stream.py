@@ -165,8 +165,8 @@ def _seed(inp: Input):
 
 
 def _key(inp: Input):
-    kind = inp.choice("key_kind", ("fixed", "custom", "length", "type"))
-    if kind == "fixed":
+    kind = inp.choice("key_kind", ("fixed", "custom", "length", "type"))     # a fixed key: not a family
+    if kind == "fixed":     # not a family
         return inp.choice("key_index", KEYS)
     if kind == "custom":
         return inp.bytes("key", 32)
