@@ -233,6 +233,42 @@ def _buzhash_seeds():
     return out
 
 
+def _own_family(family: str) -> ScanFamily:
+    """The scan target of a window-less family of the table (chunkers.families) without an entry here:
+    one of KEYS, any mask and start state, an optional planted cut, through its scan adapter
+    (chunkers.scanners) and its model module's (``model.<family>``: scan_table, scan_window)."""
+    adapter = scanner(family)
+    keyed = functools.lru_cache(maxsize=len(KEYS))(adapter.table)
+
+    def decode(inp: Input):
+        from chunkers.registry import reference
+        key = inp.choice("key_index", KEYS)
+        t, m, state = keyed(key), mask(inp), inp.int("state", 0, U64)
+        where = plant_at(inp)
+        span = data(inp, MAX_POSITIONS)
+        m = plant(m, where, len(span), lambda q: adapter.scan(t, 0, span[:q + 1], state, U64, reference(family))[1])
+        return key, t, span, state, m
+
+    def run(case, kernel):
+        _, t, span, state, m = case
+        return adapter.scan(t, 0, span, state, m, kernel)
+
+    def model_of(mod, case):
+        key, _, span, state, m = case
+        own = getattr(mod, family)
+        return own.scan_window(own.scan_table(key), 0, bytes(span), state, m)
+
+    def seeds():
+        from vectors import generators
+        out = [dict(mask_kind="high", mask_bits=8, data=generators.sha_ctr(n)) for n in (0, 1, 7, 8, 9, 33, 100, 1024)]
+        out += [dict(mask_kind="low", mask_bits=bits, state=0x0123456789ABCDEF, data=generators.lcg(300))
+                for bits in (1, 8, 20, 64)]
+        out += [dict(mask_kind="high", mask_bits=40, plant=True, plant_pos=k, data=generators.sha_ctr(40)) for k in range(8)]
+        return out
+
+    return ScanFamily(family, decode, run, model_of, lambda case: len(case[2]), seeds)
+
+
 FAMILIES = {
     "fastcdc": ScanFamily("fastcdc", _fastcdc_decode, _fastcdc_run, _fastcdc_model,
                           lambda case: len(case[1]), _fastcdc_seeds),
@@ -243,6 +279,8 @@ FAMILIES = {
                           _buzhash_model, lambda case: len(case[2]) - case[1], _buzhash_seeds),
     **scan_aes.FAMILIES,
 }
+FAMILIES.update({name: _own_family(name) for name in scan_families()
+                 if not any(f.registry_family == name for f in FAMILIES.values())})
 
 
 def _resolve_once() -> None:

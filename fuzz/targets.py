@@ -46,6 +46,12 @@ TARGETS = {
 }
 
 
+# A scan target of a family without an entry above: its script alone (fuzz/scan_diff_<family>.py,
+# fuzz/scan_diff.py's default decode, window-less spans of up to MAX_POSITIONS bytes).
+TARGETS.update({p.stem: Target(max_len=1280, pymalloc=True) for p in sorted(FUZZ_DIR.glob("scan_diff_*.py"))
+                if p.stem not in TARGETS})
+
+
 def path(name: str) -> Path:
     """The target's script (runnable as a libFuzzer target)."""
     return FUZZ_DIR / f"{name}.py"

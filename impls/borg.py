@@ -51,8 +51,8 @@ class Borg(Implementation):
         if family not in FAMILIES:
             return []
         if family not in self.ENV:      # a single implementation in borg
-            return [(SINGLE, None)] if all(hasattr(self._module(), self.CLASSES[c]) for c in chunkers_of(family)) \
-                else []
+            return [(SINGLE, None)] if all(c in self.CLASSES and hasattr(self._module(), self.CLASSES[c])
+                                           for c in chunkers_of(family)) else []
         try:
             names = self._build_kernels(family)
         except AttributeError:

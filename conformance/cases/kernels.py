@@ -6,6 +6,7 @@ kernel); conformance.cases.families pairs them with the catalogues.
 
 from __future__ import annotations
 
+import functools
 from typing import Callable, NamedTuple
 
 from chunkers.families import scan_families
@@ -73,12 +74,24 @@ SUITE: dict[str, Suite] = {
     "buzhash": Suite(seed_of, lambda case: case.window, buzhash_model),
     "aes": Suite(aes_kernels.context, lambda case: aes_kernels.HISTORY, aes_kernels.model),
 }
-"""Scan family -> its Suite (fixed has no scan level)."""
+"""Scan family -> its Suite (fixed has no scan level); a family without an entry: :func:`own_suite`."""
+
+
+def own_suite(family: str) -> Suite:
+    """The Suite of a window-less scan family through its model module's scan adapter: ``model.<family>``
+    defines ``scan_table(key)`` and ``scan_window(table, window, data, state, mask)`` as the family's
+    extension does (chunkers.scanners), tables cached per key name."""
+    import importlib
+    mod = importlib.import_module(f"model.{family}")
+    model_table = functools.lru_cache(maxsize=None)(lambda key: mod.scan_table(key_bytes(key)))
+    product_table = functools.lru_cache(maxsize=None)(lambda key: scanner(family).table(key_bytes(key)))
+    return Suite(product_table, lambda case: case.window,
+                 lambda case: mod.scan_window(model_table(case.key), case.window, case.data, case.state, case.mask))
 
 
 def _run(family: str) -> Callable[[ScanCase, str], tuple]:
     """``run(case, kernel)``: the family's scan adapter on the case's span, aligned as the case says."""
-    scan, suite = scanner(family).scan, SUITE[family]
+    scan, suite = scanner(family).scan, SUITE[family] if family in SUITE else own_suite(family)
 
     def run(case: ScanCase, kernel: str) -> tuple:
         return scan(suite.table(case.key), suite.window(case), aligned(case.data, case.align), case.state,
@@ -86,7 +99,8 @@ def _run(family: str) -> Callable[[ScanCase, str], tuple]:
     return run
 
 
-KERNELS: dict[str, Kernels] = {name: Kernels(reference(name), _run(name), SUITE[name].model)
+KERNELS: dict[str, Kernels] = {name: Kernels(reference(name), _run(name),
+                                       (SUITE[name] if name in SUITE else own_suite(name)).model)
                                for name in scan_families()}
 """The scan families' runs (chunkers.families: every family with a scan kernel)."""
 
