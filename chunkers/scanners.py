@@ -44,7 +44,6 @@ class Scanner(NamedTuple):
     scan: Callable         # (table, window, data, state, mask, kernel) -> (position, state)
     state: Callable        # (table, window bytes) -> the state before the first position
     every_byte: Callable   # (kernel, data) -> None, with BENCH_KEY (or BENCH_SEED) and BENCH_BITS
-    seeded: bool           # its chunkers take a seed, not a key
 
 
 def scanner(family: str) -> Scanner:
@@ -53,9 +52,9 @@ def scanner(family: str) -> Scanner:
         raise KeyError(f"{family} has no scan kernel")
     mod = importlib.import_module(f"chunkers.{family}")
     seeded = any(c.credential == "seed" for c in CHUNKERS.values() if c.family == family)
-    credential = BENCH_SEED if seeded else BENCH_KEY
+    credential = BENCH_SEED if seeded else BENCH_KEY    # the legacy buzhash's table is its seed
 
     def every_byte(kernel, data):
         mod.scan_every_byte(kernel, data, credential, BENCH_BITS)
 
-    return Scanner(family, mod.scan_table, mod.scan_window, mod.scan_state, every_byte, seeded)
+    return Scanner(family, mod.scan_table, mod.scan_window, mod.scan_state, every_byte)
