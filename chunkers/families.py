@@ -27,6 +27,8 @@ class Family(NamedTuple):
     tune: str | None = None     # params of tune's chunk-mode run deciding its default; None: no choice
     streamed: bool = False      # bench reads a stream over the data (in memory it would only slice)
     scan: bool = True           # has a scan entry point (chunkers.scanners), a scan fuzz target, a bench scan mode
+    hash: str = ""              # its rolling hash: "gear" (shift-add, high masks, spec 02), "cyclic" (rotate-xor
+                                # over a window, low masks, spec 03, 04 A), "uhf" (AES of a UHF digest, spec 06)
     borg_env: str | None = None  # borg 2.0.0b25's variable naming the kernel (bench --against borg, impls.borg)
     borg_kernels: tuple = ()    # the kernel names borg's build may list (impls.borg when borg does not say)
 
@@ -50,14 +52,14 @@ _COMMON = ("cpu.c", "csprng.c", "provenance.c")
 _BORG_HASHES = ("avx512", "avx2", "neon", "blockwise", "scalar")
 
 FAMILIES: dict[str, Family] = {f.name: f for f in (
-    Family("fastcdc", "CHUNKERS_FASTCDC_KERNEL", _COMMON, ("crypto",), tune="fastcdc,19,23,21,2",
+    Family("fastcdc", "CHUNKERS_FASTCDC_KERNEL", _COMMON, ("crypto",), tune="fastcdc,19,23,21,2", hash="gear",
            borg_env="BORG_FASTCDC_KERNEL", borg_kernels=_BORG_HASHES),
     Family("buzhash64", "CHUNKERS_BUZHASH64_KERNEL", _COMMON, ("crypto",), tune="buzhash64,19,23,21,4095,2",
-           borg_env="BORG_BUZHASH64_KERNEL", borg_kernels=_BORG_HASHES),
-    Family("buzhash", "CHUNKERS_BUZHASH_KERNEL", ("provenance.c",), tune="buzhash,19,23,21,4095"),
+           hash="cyclic", borg_env="BORG_BUZHASH64_KERNEL", borg_kernels=_BORG_HASHES),
+    Family("buzhash", "CHUNKERS_BUZHASH_KERNEL", ("provenance.c",), tune="buzhash,19,23,21,4095", hash="cyclic"),
     Family("fixed", None, None, streamed=True, scan=False),
     # the AES kernels serve all three AES chunkers; rabin-aes is the middle one in cost
-    Family("aes", "CHUNKERS_AES_KERNEL", _COMMON, ("crypto",), tune="rabin-aes,19,23,21,2",
+    Family("aes", "CHUNKERS_AES_KERNEL", _COMMON, ("crypto",), tune="rabin-aes,19,23,21,2", hash="uhf",
            borg_env="BORG_AES_CHUNKER_KERNEL", borg_kernels=("vaes", "aes-ni", "aes-arm64", "evp")),
 )}
 """Kernel family name -> Family, in the order families are listed (kernels, bench, the suite)."""
