@@ -21,6 +21,7 @@ scan_diff_fastcdc.py; the kernels come from ``chunkers.kernels()`` (chunkers.reg
 from __future__ import annotations
 
 import functools
+import importlib
 from array import array
 
 from chunkers.families import scan_families
@@ -255,7 +256,7 @@ def _own_family(family: str) -> ScanFamily:
 
     def model_of(mod, case):
         key, _, span, state, m = case
-        own = getattr(mod, family)
+        own = importlib.import_module(f"{mod.__name__}.{family}")     # the package imports only its own
         return own.scan_window(own.scan_table(key), 0, bytes(span), state, m)
 
     def seeds():
@@ -290,8 +291,6 @@ def _resolve_once() -> None:
     environment again: ~10 us under the sanitizers, a tenth of a small case's
     cost). A target runs with a fixed environment, so a memo gives the same
     answers (errors are not memoized)."""
-    import importlib
-
     from chunkers import registry
     memo = functools.lru_cache(maxsize=None)(registry.resolve)
     for family in scan_families():

@@ -437,3 +437,20 @@ def test_check_cli_on_a_fresh_copy(tmp_path):
     r = subprocess.run([sys.executable, "-m", "vectors", "check", "--chunker", "fixed"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "fixed" in r.stdout
+
+
+def test_the_schema_names_the_family_table():
+    """vectors/schema.json, the vectors' published format, names every chunker of the family table
+    (chunkers.families) and no other, and asks a key of the keyed ones, a seed of the seeded one
+    and neither of the rest, as the table says."""
+    from chunkers.families import CHUNKERS
+    s = vectors.schema()
+    assert s["properties"]["algorithm"]["enum"] == list(CHUNKERS)
+    asked = {}
+    for rule in s["allOf"]:
+        cond = rule["if"]["properties"]["algorithm"]
+        tests = rule["then"]["properties"]["testGroups"]["items"]["properties"]["tests"]["items"]
+        kind = tests.get("required", [None])[0]
+        for name in cond.get("enum", [cond.get("const")]):
+            asked[name] = kind
+    assert asked == {c.name: c.credential for c in CHUNKERS.values()}
