@@ -97,7 +97,8 @@ def _kind(c) -> ChunkerKind:
                        "nc_level" in c.fields)
 
 
-CHUNKERS = {c.name: _kind(c) for c in TABLE.values()}
+# the keyed chunkers first: an input picks its chunker by index, in the order the corpora were recorded in
+CHUNKERS = {c.name: _kind(c) for c in sorted(TABLE.values(), key=lambda c: c.credential != "key")}
 # Every kernel name of every platform (the same on all hosts, so an input decodes alike everywhere), none,
 # spellings to normalise and one that is no kernel.
 _NAMES = all_names()
