@@ -7,8 +7,8 @@ aarch64 (guarded by CK_AARCH64).
 """
 
 import glob
-import importlib.util
 import os
+import runpy
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -34,13 +34,8 @@ def extension(name, *patterns, libraries=()):
     )
 
 
-def family_table():
-    """chunkers/families.py, loaded by path: the package's __init__ imports the extensions not built yet."""
-    spec = importlib.util.spec_from_file_location("chunkers_families", os.path.join("chunkers", "families.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.FAMILIES
-
+# the family table, read by path: the package's __init__ imports the extensions not built yet
+FAMILIES = runpy.run_path(os.path.join("chunkers", "families.py"))["FAMILIES"]
 
 extensions = [
     extension("driver", "driver.c", "readahead.c"),
@@ -49,7 +44,7 @@ extensions = [
     extension("kerneltable", "cpu.c"),
     # a family's extension: chunkers/<family>.pyx, every C file of csrc/<family>/ and its shared sources
     *(extension(f.name, f"{f.name}/*.c", *f.sources, libraries=f.libraries)
-      for f in family_table().values() if f.sources is not None),
+      for f in FAMILIES.values() if f.sources is not None),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, compiler_directives={"embedsignature": True}))

@@ -66,7 +66,6 @@ PENDING = {
     "conformance/tools/emulate/bind.py": 5,
     "conformance/tools/mca.py": 5,
     "conformance/tools/mutants/runner.py": 4,
-    "fuzz/__main__.py": 3,
     "fuzz/chunker_stream.py": 7,
     "fuzz/impl_chunks.py": 3,
     "fuzz/params_parse.py": 43,
