@@ -8,6 +8,7 @@ aarch64 (guarded by CK_AARCH64).
 
 import glob
 import os
+import runpy
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -36,15 +37,17 @@ def extension(name, *patterns, libraries=()):
     )
 
 
+# the family table, read by path: the package's __init__ imports the extensions not built yet
+FAMILIES = runpy.run_path(os.path.join("chunkers", "families.py"))["FAMILIES"]
+
 extensions = [
     extension("driver", "driver.c", "readahead.c"),
     extension("sources", "driver.c"),           # ck_all_zero
     extension("bufpool", "readbuf.c"),
     extension("kerneltable", "cpu.c"),
-    extension("fastcdc", "fastcdc/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
-    extension("buzhash64", "buzhash64/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
-    extension("buzhash", "buzhash/*.c", "provenance.c"),
-    extension("aes", "aes/*.c", "cpu.c", "csprng.c", "provenance.c", libraries=["crypto"]),
+    # a family's extension: chunkers/<family>.pyx, every C file of csrc/<family>/ and its shared sources
+    *(extension(f.name, f"{f.name}/*.c", *f.sources, libraries=f.libraries)
+      for f in FAMILIES.values() if f.sources is not None),
 ]
 
 setup(ext_modules=cythonize(extensions, language_level=3, compiler_directives={"embedsignature": True}))

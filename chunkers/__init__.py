@@ -11,6 +11,10 @@ from chunkers.buzhash64 import BuzHash64
 from chunkers.buzhash import BuzHash
 from chunkers.fixed import Fixed
 from chunkers.aes import GoldilocksAES, RabinAES, ToeplitzAES
+from chunkers.families import FAMILIES as _FAMILIES
+import importlib as _importlib
+for _family in _FAMILIES:       # every family of the table registers its kernels (chunkers.registry)
+    _importlib.import_module(f"chunkers.{_family}")
 from chunkers.registry import KernelStatus, kernels
 from chunkers.params import ParamsError, parse_params
 from chunkers.api import chunk_sizes, make_chunker

@@ -23,7 +23,8 @@ from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from chunkers.sources import check_sparse
 
 include "provenance.pxi"
-from chunkers.registry import Family, register, resolve
+from chunkers.families import FAMILIES, chunkers_of
+from chunkers.registry import register_kernels, resolve
 from chunkers.params import ParamsError, check_common, check_key, nc_masks
 
 cdef extern from "csrc/aes/aes.h":
@@ -96,10 +97,10 @@ KERNELS = kernel_table(aes_kernels, aes_kernel_count)
 """Every AES kernel of every build target (chunkers.registry.Kernel rows of csrc/aes/kernels.def,
 whose rank columns set the default per machine)."""
 
-register(Family.of("aes", "CHUNKERS_AES_KERNEL", KERNELS))
+register_kernels("aes", KERNELS)
 
-NAMES = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
-"""The AES chunker names (spec 06), also their parameter-string names."""
+NAMES = chunkers_of("aes")
+"""The AES chunker names (spec 06, chunkers.families), also their parameter-string names."""
 
 _KIND = {"toeplitz-aes": AES_TOEPLITZ, "rabin-aes": AES_RABIN, "goldilocks-aes": AES_GOLDILOCKS}
 
@@ -479,3 +480,37 @@ cdef class ToeplitzAES(AESChunker):
 
 CHUNKERS = {"rabin-aes": RabinAES, "goldilocks-aes": GoldilocksAES, "toeplitz-aes": ToeplitzAES}
 """The chunker class of each AES chunker name."""
+
+
+# The family's scan adapter (chunkers.scanners): one call shape for every family with a scan kernel.
+
+SCAN_CHUNKER = FAMILIES["aes"].tune.partition(",")[0]
+"""The AES chunker of the adapter's table (tune's: the middle one in cost)."""
+
+
+def scan_table(key):
+    """The scan adapter's table: the :class:`AESContext` of SCAN_CHUNKER and the 32-byte ``key``."""
+    return AESContext(SCAN_CHUNKER, key)
+
+
+def scan_window(AESContext ctx, size_t window, data, uint64_t state, uint64_t mask, kernel):
+    """The scan adapter's call: :meth:`AESContext.scan` of every position of ``data`` after its first
+    ``window`` (64: the history, spec 06 §7.2) bytes."""
+    return ctx.scan(data, window, len(data) - window, state, mask, kernel)
+
+
+def scan_state(AESContext ctx, window):
+    """The scan adapter's start state before the first position: :meth:`AESContext.digest` of the
+    64-byte ``window`` (the history)."""
+    return ctx.digest(window)
+
+
+def scan_every_byte(kernel, data, key, int bits):
+    """:meth:`AESContext.scan` with ``kernel`` over every byte of ``data`` (the digest chain carries
+    over hits; the context of :func:`scan_table`, a low mask of ``bits`` bits): bench's scan mode."""
+    from chunkers.params import mask as make_mask
+    ctx, m, pos = scan_table(key), make_mask(bits, False), AES_WINDOW
+    state = ctx.digest(data[:AES_WINDOW])
+    while pos < len(data):
+        r, state = ctx.scan(data, pos, len(data) - pos, state, m, kernel)
+        pos = len(data) if r < 0 else pos + r + 1

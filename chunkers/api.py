@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from chunkers.aes import CHUNKERS as AES_CLASSES
-from chunkers.buzhash import BuzHash
-from chunkers.buzhash64 import BuzHash64
-from chunkers.fastcdc import FastCDC
-from chunkers.fixed import Fixed
+import importlib
+
+from chunkers.families import CHUNKERS
 from chunkers.params import ParamsError, parse_params, resolved
 
 ZERO_KEY = bytes(32)
@@ -17,7 +15,7 @@ def credential(params) -> str | None:
     """What the chunker of ``params`` is seeded with: ``"key"`` (the keyed chunkers), ``"seed"``
     (the legacy buzhash) or None (fixed). Raises ParamsError for invalid params."""
     algo = parse_params(params)[0]
-    return {"buzhash": "seed", "fixed": None}.get(algo, "key")
+    return CHUNKERS[algo].credential if algo in CHUNKERS else "key"
 
 
 def check_credentials(params, key, seed, *, flags: bool = False) -> None:
@@ -54,19 +52,16 @@ def make_chunker(params, *, key: bytes | None = None, seed: int | None = None, k
     check_credentials(p, key, seed)
     key = ZERO_KEY if key is None else key
     seed = 0 if seed is None else seed
-    if algo == "fastcdc" and len(p) == 5:
-        return FastCDC(key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
-    if algo == "buzhash64" and len(p) == 6:
-        return BuzHash64(key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
-    if algo in AES_CLASSES and len(p) == 5:
-        return AES_CLASSES[algo](key, *p[1:], normal_size, kernel=kernel, sparse=sparse)
-    if algo in ("buzhash", "fixed") and normal_size:
+    row = CHUNKERS.get(algo)
+    if row is None or not len(row.fields) - row.optional <= len(p) - 1 <= len(row.fields):
+        raise ParamsError(f"unsupported chunker params: {p!r}")
+    cls = getattr(importlib.import_module(f"chunkers.{row.family}"), row.cls)
+    normalized = "nc_level" in row.fields
+    if normal_size and not normalized:
         raise ParamsError(f"{algo} has no normal_size (no normalized chunking)")
-    if algo == "buzhash" and len(p) == 5:
-        return BuzHash(seed, *p[1:], kernel=kernel, sparse=sparse)
-    if algo == "fixed" and len(p) in (2, 3):
-        return Fixed(*p[1:], kernel=kernel, sparse=sparse)
-    raise ParamsError(f"unsupported chunker params: {p!r}")
+    first = {"key": (key,), "seed": (seed,), None: ()}[row.credential]
+    extra = (normal_size,) if normalized else ()
+    return cls(*first, *p[1:], *extra, kernel=kernel, sparse=sparse)
 
 
 def chunk_sizes(params, data, *, key: bytes | None = None, seed: int | None = None,

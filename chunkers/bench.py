@@ -15,19 +15,14 @@ import random
 import time
 
 import chunkers
-from chunkers.params import mask
+from chunkers.families import CHUNKERS, FAMILIES, scan_families
+from chunkers.scanners import scanner
 
-BENCH_PARAMS = {
-    "fastcdc": ["fastcdc,19,23,21,2"],
-    "buzhash64": ["buzhash64,19,23,21,4095,2"],
-    "buzhash": ["buzhash,19,23,21,4095"],
-    "fixed": ["fixed,4194304"],
-    "aes": ["toeplitz-aes,19,23,21,2", "rabin-aes,19,23,21,2", "goldilocks-aes,19,23,21,2"],
-}
-"""Family -> chunker params strings benchmarked in chunking mode."""
+BENCH_PARAMS = {f: [c.bench for c in CHUNKERS.values() if c.family == f] for f in FAMILIES}
+"""Family -> chunker params strings benchmarked in chunking mode (chunkers.families: Chunker.bench)."""
 
 
-STREAMED = ("fixed",)
+STREAMED = tuple(f.name for f in FAMILIES.values() if f.streamed)
 """Families benchmarked reading a stream over the data (see _Stream): in memory, fixed cuts slices
 without touching a byte, a meaningless figure; from a stream it must produce each chunk's bytes."""
 
@@ -57,37 +52,8 @@ def seeded_bytes(size: int, seed: int) -> bytearray:
     return out
 
 
-def _scan_fastcdc(kernel: str, data: memoryview) -> None:
-    from chunkers.fastcdc import gear_table, scan
-    gear, m, pos = gear_table(bytes(32)), mask(21, True), 0
-    while pos < len(data):
-        r, _ = scan(gear, data[pos:], 0, m, kernel)
-        pos = len(data) if r < 0 else pos + r + 1
-
-
-def _scan_buzhash64(kernel: str, data: memoryview) -> None:
-    from chunkers.buzhash64 import scan, table, window_hash
-    t, w, m, pos = table(bytes(32)), 4095, mask(21, False), 0
-    state = window_hash(t, data[:w])
-    while pos + w < len(data):
-        j, state = scan(t, w, data[pos:], state, m, kernel)
-        pos += max(j, 1)
-        if j == 0:    # the window at pos matched on entry: step past it
-            state = window_hash(t, data[pos:pos + w])
-
-
-def _scan_aes(kernel: str, data: memoryview) -> None:
-    """rabin-aes (the middle one in cost) over every byte; the digest chain carries over hits."""
-    from chunkers.aes import AESContext
-    ctx, m, pos = AESContext("rabin-aes", bytes(32)), mask(21, False), 64
-    state = ctx.digest(data[:64])
-    while pos < len(data):
-        r, state = ctx.scan(data, pos, len(data) - pos, state, m, kernel)
-        pos = len(data) if r < 0 else pos + r + 1
-
-
-SCANNERS = {"fastcdc": _scan_fastcdc, "buzhash64": _scan_buzhash64, "aes": _scan_aes}
-"""Family -> function(kernel, data) scanning every byte once."""
+SCANNERS = scan_families()
+"""The families with a scan mode: each one's scan adapter (chunkers.scanners) scans every byte once."""
 
 
 def _best(fn, repeat: int) -> float:
@@ -125,7 +91,8 @@ def measure(size: int = 64 << 20, seed: int = 0, repeat: int = 3, families=None,
         if scan and k.family in SCANNERS:
             if progress:
                 progress(f"{k.family}/{k.kernel} scan every byte")
-            secs = _best(lambda: SCANNERS[k.family](k.kernel, data), repeat)
+            every_byte = scanner(k.family).every_byte
+            secs = _best(lambda: every_byte(k.kernel, data), repeat)
             rows.append({"family": k.family, "kernel": k.kernel, "mode": "scan", "params": "", "mb_s": size / secs / 1e6})
     return rows
 

@@ -26,19 +26,12 @@ import tempfile
 import time
 
 import chunkers
+from chunkers.families import CHUNKERS as TABLE, FAMILIES, family_of
 
-CHUNKERS = {
-    "fastcdc": ("fastcdc,19,23,21,2", "ChunkerFastCDC", "BORG_FASTCDC_KERNEL"),
-    "buzhash64": ("buzhash64,19,23,21,4095,2", "ChunkerBuzHash64", "BORG_BUZHASH64_KERNEL"),
-    "rabin-aes": ("rabin-aes,19,23,21,2", "ChunkerRabinAES", "BORG_AES_CHUNKER_KERNEL"),
-    "goldilocks-aes": ("goldilocks-aes,19,23,21,2", "ChunkerGoldilocksAES", "BORG_AES_CHUNKER_KERNEL"),
-    "toeplitz-aes": ("toeplitz-aes,19,23,21,2", "ChunkerToeplitzAES", "BORG_AES_CHUNKER_KERNEL"),
-    "buzhash": ("buzhash,19,23,21,4095", "Chunker", None),
-    "fixed": ("fixed,4194304", "ChunkerFixed", None),
-}
-"""Chunker -> (our params string, borg class, borg's kernel variable or None for single kernels)."""
-BORG_KERNELS = ("vaes", "avx512", "avx2", "aes-ni", "neon", "aes-arm64", "blockwise", "scalar", "evp")
-"""Kernel names tried on borg's side (borg 2.0.0b25's, per family whatever constructs)."""
+CHUNKERS = {c.name: (c.bench, c.borg, FAMILIES[c.family].borg_env)
+            for c in sorted(TABLE.values(), key=lambda c: FAMILIES[c.family].borg_env is None) if c.borg}
+"""Chunker -> (our params string, borg class, borg's kernel variable or None for single kernels),
+from the family table (chunkers.families); those with a choice of kernels first."""
 FEEDS = ("memory", "file")
 KEY = bytes(32)
 
@@ -67,11 +60,8 @@ def _env(var, value):
 
 
 def _borg_args(name: str):
-    _, cls, _ = CHUNKERS[name]
     nums = tuple(int(x) for x in CHUNKERS[name][0].split(",")[1:])
-    if name == "buzhash":
-        return (0,) + nums
-    return nums if name == "fixed" else (KEY,) + nums
+    return {"key": (KEY,), "seed": (0,), None: ()}[TABLE[name].credential] + nums
 
 
 def borg_chunkers(mod, name: str) -> list:
@@ -83,7 +73,7 @@ def borg_chunkers(mod, name: str) -> list:
     if var is None:
         return [("single", lambda: klass(*_borg_args(name)))]
     out = []
-    for k in BORG_KERNELS:
+    for k in FAMILIES[family_of(name)].borg_kernels:
         with _env(var, k):
             try:
                 c = klass(*_borg_args(name))
@@ -97,11 +87,6 @@ def borg_chunkers(mod, name: str) -> list:
 def _make_borg(klass, name, var, kernel):
     with _env(var, kernel):
         return klass(*_borg_args(name))
-
-
-def family_of(name: str) -> str:
-    """The kernel family of chunker ``name`` (the three AES chunkers share ``aes``)."""
-    return "aes" if name.endswith("-aes") else name
 
 
 def chunkers_of(families) -> list[str] | None:

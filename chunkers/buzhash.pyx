@@ -13,7 +13,7 @@ from chunkers.driver cimport Chunker
 from chunkers.kerneltable cimport kernel_table, kernel_index
 from chunkers.sources import check_sparse
 
-from chunkers.registry import Family, reference, register, resolve
+from chunkers.registry import reference, register_kernels, resolve
 
 include "provenance.pxi"
 from chunkers.params import Masks, check_common, check_seed, check_window, mask
@@ -37,7 +37,7 @@ KERNELS = kernel_table(buzhash_kernels, buzhash_kernel_count)
 """Every legacy buzhash kernel of every build target (chunkers.registry.Kernel rows of csrc/buzhash/kernels.def,
 whose rank columns set the default per machine)."""
 
-register(Family.of("buzhash", "CHUNKERS_BUZHASH_KERNEL", KERNELS))
+register_kernels("buzhash", KERNELS)
 
 
 cdef buzhash_scan_fn _kernel(str name) except NULL:
@@ -128,3 +128,34 @@ cdef class BuzHash(Chunker):
         m = mask(hash_mask_bits, False) & 0xFFFFFFFF
         self.set_driver("buzhash", ("buzhash", chunk_min_exp, chunk_max_exp, hash_mask_bits, hash_window_size),
                         min_size, max_size, Masks(m, m, 0), 0, hash_window_size)
+
+
+# The family's scan adapter (chunkers.scanners): one call shape for every family with a scan kernel.
+
+def scan_table(key):
+    """The scan adapter's table: the legacy buzhash's seed (an int): its scan builds the tables."""
+    return key
+
+
+def scan_window(table, size_t window, data, uint32_t state, uint32_t mask, kernel):
+    """The scan adapter's call: :func:`scan` (data starts with the window before the first step)."""
+    return scan(table, window, data, state, mask, kernel)
+
+
+def scan_state(table, window):
+    """The scan adapter's start state before the first step: :func:`window_hash` of the bytes-like
+    ``window``."""
+    return window_hash(table, window)
+
+
+def scan_every_byte(kernel, data, key, int bits, size_t window=4095):
+    """:func:`scan` with ``kernel`` over every byte of ``data`` (after a hit it goes on at the next
+    byte; the table of ``key``, a low mask of ``bits`` bits, a ``window``-byte window): bench's scan mode."""
+    from chunkers.params import mask as make_mask
+    t, m, pos = scan_table(key), make_mask(bits, False), 0
+    state = window_hash(t, data[:window])
+    while pos + window < len(data):
+        j, state = scan(t, window, data[pos:], state, m, kernel)
+        pos += max(j, 1)
+        if j == 0:    # the window at pos matched on entry: step past it
+            state = window_hash(t, data[pos:pos + window])

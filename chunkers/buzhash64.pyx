@@ -14,7 +14,7 @@ from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from chunkers.sources import check_sparse
 
 include "provenance.pxi"
-from chunkers.registry import Family, register, resolve
+from chunkers.registry import register_kernels, resolve
 from chunkers.params import check_common, check_key, check_window, nc_masks
 
 cdef extern from "csrc/buzhash64/buzhash64.h":
@@ -36,7 +36,7 @@ KERNELS = kernel_table(buzhash64_kernels, buzhash64_kernel_count)
 """Every buzhash64 kernel of every build target (chunkers.registry.Kernel rows of csrc/buzhash64/kernels.def,
 whose rank columns set the default per machine)."""
 
-register(Family.of("buzhash64", "CHUNKERS_BUZHASH64_KERNEL", KERNELS))
+register_kernels("buzhash64", KERNELS)
 
 
 cdef buzhash64_scan_fn _kernel(str name) except NULL:
@@ -143,3 +143,34 @@ cdef class BuzHash64(Chunker):
                                       hash_window_size, nc_level),
                         min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, False), nc_level,
                         hash_window_size)
+
+
+# The family's scan adapter (chunkers.scanners): one call shape for every family with a scan kernel.
+
+def scan_table(key):
+    """The scan adapter's table: :func:`table` of the 32-byte ``key``."""
+    return table(key)
+
+
+def scan_window(table, size_t window, data, uint64_t state, uint64_t mask, kernel):
+    """The scan adapter's call: :func:`scan` (data starts with the window before the first step)."""
+    return scan(table, window, data, state, mask, kernel)
+
+
+def scan_state(table, window):
+    """The scan adapter's start state before the first step: :func:`window_hash` of the bytes-like
+    ``window``."""
+    return window_hash(table, window)
+
+
+def scan_every_byte(kernel, data, key, int bits, size_t window=4095):
+    """:func:`scan` with ``kernel`` over every byte of ``data`` (after a hit it goes on at the next
+    byte; the table of ``key``, a low mask of ``bits`` bits, a ``window``-byte window): bench's scan mode."""
+    from chunkers.params import mask as make_mask
+    t, m, pos = scan_table(key), make_mask(bits, False), 0
+    state = window_hash(t, data[:window])
+    while pos + window < len(data):
+        j, state = scan(t, window, data[pos:], state, m, kernel)
+        pos += max(j, 1)
+        if j == 0:    # the window at pos matched on entry: step past it
+            state = window_hash(t, data[pos:pos + window])

@@ -7,17 +7,26 @@ import argparse
 import errno
 import sys
 
+from chunkers.families import CHUNKERS
+from chunkers.params import DEFAULT_PARAMS
+
+FIELD_WORDS = {"chunk_min": "MIN", "chunk_max": "MAX", "chunk_mask": "MASK", "window_size": "WINDOW",
+               "nc_level": "NC", "block_size": "BLOCK", "header_size": "HEADER"}
+"""The word --help shows for each params field of the family table (chunkers.families)."""
+
+
+def _syntax(c) -> str:
+    """``name,FIELD,...`` of chunker ``c``, its optional trailing fields in brackets."""
+    words = [FIELD_WORDS[f] for f in c.fields]
+    required = len(words) - c.optional
+    return ",".join([c.name, *words[:required]]) + "".join(f"[,{w}]" for w in words[required:])
+
+
 PARAMS_SYNTAX = (
-    ("fastcdc,MIN,MAX,MASK,NC", "fastcdc,19,23,21,2"),
-    ("buzhash64,MIN,MAX,MASK,WINDOW,NC", "buzhash64,19,23,21,4095,2"),
-    ("buzhash,MIN,MAX,MASK,WINDOW", "buzhash,19,23,21,4095 (odd WINDOW; the name may be left out)"),
-    ("fixed,BLOCK[,HEADER]", "fixed,4194304 (sizes in bytes, BLOCK >= 64)"),
-    ("rabin-aes,MIN,MAX,MASK,NC", "rabin-aes,19,23,21,2"),
-    ("goldilocks-aes,MIN,MAX,MASK,NC", "goldilocks-aes,19,23,21,2"),
-    ("toeplitz-aes,MIN,MAX,MASK,NC", "toeplitz-aes,19,23,21,2"),
-    ("default", "default (= fastcdc,19,23,21,2)"),
+    *((_syntax(c), c.bench + (f" ({c.note})" if c.note else "")) for c in CHUNKERS.values()),
+    ("default", f"default (= {','.join(map(str, DEFAULT_PARAMS))})"),
 )
-"""(syntax, example) of borg's --chunker-params strings (chunkers.parse_params)."""
+"""(syntax, example) of borg's --chunker-params strings (chunkers.parse_params), from the family table."""
 
 EXIT_STATUS = (
     (0, "success"),

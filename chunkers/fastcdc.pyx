@@ -13,7 +13,7 @@ from chunkers.bufview cimport byte_buffer, PyBuffer_Release
 from chunkers.sources import check_sparse
 
 include "provenance.pxi"
-from chunkers.registry import Family, register, resolve
+from chunkers.registry import register_kernels, resolve
 from chunkers.params import check_common, check_key, nc_masks
 
 cdef extern from "csrc/fastcdc/fastcdc.h":
@@ -31,7 +31,7 @@ KERNELS = kernel_table(fastcdc_kernels, fastcdc_kernel_count)
 """Every fastcdc kernel of every build target (chunkers.registry.Kernel rows of csrc/fastcdc/kernels.def,
 whose rank columns set the default per machine)."""
 
-register(Family.of("fastcdc", "CHUNKERS_FASTCDC_KERNEL", KERNELS))
+register_kernels("fastcdc", KERNELS)
 
 cdef const uint8_t _EMPTY[1]
 
@@ -113,3 +113,32 @@ cdef class FastCDC(Chunker):
         self.init_args = (key, chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level, normal_size)
         self.set_driver("fastcdc", ("fastcdc", chunk_min_exp, chunk_max_exp, hash_mask_bits, nc_level),
                         min_size, max_size, nc_masks(hash_mask_bits, nc_level, normal_size, True), nc_level, 0)
+
+
+# The family's scan adapter (chunkers.scanners): one call shape for every family with a scan kernel.
+
+def scan_table(key):
+    """The scan adapter's table of the 32-byte ``key``: :func:`gear_table`."""
+    return gear_table(key)
+
+
+def scan_window(gear, size_t window, data, uint64_t state, uint64_t mask, kernel):
+    """The scan adapter's call: :func:`scan` over ``data`` past its first ``window`` bytes (fastcdc
+    reads no window before a span: callers pass 0)."""
+    return scan(gear, memoryview(data)[window:], state, mask, kernel)
+
+
+def scan_state(gear, window):
+    """The scan adapter's start state before the first position: fastcdc's fp starts at 0 (spec 02
+    §4), whatever came before."""
+    return 0
+
+
+def scan_every_byte(kernel, data, key, int bits):
+    """:func:`scan` with ``kernel`` over every byte of ``data`` (after a hit it goes on at the next
+    byte; Gear table of ``key``, a high mask of ``bits`` bits): bench's scan mode."""
+    from chunkers.params import mask as make_mask
+    gear, m, pos = gear_table(key), make_mask(bits, True), 0
+    while pos < len(data):
+        r, _ = scan(gear, data[pos:], 0, m, kernel)
+        pos = len(data) if r < 0 else pos + r + 1

@@ -12,10 +12,16 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from chunkers.families import CHUNKERS, chunkers_of
+
 MAX_DATA_SIZE = 20_971_479
 """Largest permitted max_size in bytes (borg's MAX_DATA_SIZE, spec 01 §4.1)."""
 
-AES_CHUNKERS = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
+AES_CHUNKERS = chunkers_of("aes")
+_CDC_NC = ("chunk_min", "chunk_max", "chunk_mask", "nc_level")
+HASH_NC = tuple(c.name for c in CHUNKERS.values() if c.fields == _CDC_NC)
+"""The chunkers whose params are ``name,chunk_min,chunk_max,chunk_mask,nc_level`` (fastcdc, the AES
+chunkers, any family of that shape in chunkers.families)."""
 
 _U64 = (1 << 64) - 1
 
@@ -246,7 +252,7 @@ def parse_params(s) -> tuple:
         _named(name, check_window, window, lo, hi)
         _named(name, check_common, lo, hi, mask_bits, nc)
         return (name, lo, hi, mask_bits, window, nc)
-    if name == "fastcdc" or name in AES_CHUNKERS:
+    if name in HASH_NC:
         if count != 5:
             raise ParamsError(f"{name} params must be {name},chunk_min,chunk_max,chunk_mask,nc_level")
         lo, hi, mask_bits, nc = _ints(fields[1:])
@@ -268,5 +274,5 @@ def parse_params(s) -> tuple:
         raise ParamsError("buzhash params must be buzhash,chunk_min,chunk_max,chunk_mask,window_size")
     if name == "fixed":
         raise ParamsError("fixed params must be fixed,block_size[,header_size]")
-    raise ParamsError(f"invalid chunker params: {s!r} (expected fastcdc, buzhash64, buzhash, fixed, rabin-aes, "
-                      f"goldilocks-aes, toeplitz-aes or default, then comma-separated integers)")
+    raise ParamsError(f"invalid chunker params: {s!r} (expected {', '.join(CHUNKERS)} or default, then "
+                      f"comma-separated integers)")

@@ -19,6 +19,7 @@ import platform
 import stat
 from typing import NamedTuple
 
+from chunkers.families import FAMILIES as TABLE
 from chunkers.kernelrow import PORTABLE, RANKED, Kernel  # noqa: F401  (re-exported: chunkers.registry.Kernel)
 
 UNKNOWN = "not a kernel of this build"
@@ -73,6 +74,12 @@ _EMULATORS: list = []      # (name, covers(family, kernel) -> bool), see registe
 def register(family: Family) -> None:
     """Add a family's registry (called by each chunker module at import)."""
     _FAMILIES[family.name] = family
+
+
+def register_kernels(name: str, rows) -> None:
+    """Add the family ``name`` of the family table (chunkers.families), its kernels those of its
+    kernel list ``rows``, selected by its variable (called by each family's module at import)."""
+    register(Family.of(name, TABLE[name].env_var, rows))
 
 
 def register_single(name: str) -> None:
@@ -253,14 +260,8 @@ DEFAULTS_ENV = "CHUNKERS_DEFAULTS"
 """Environment variable naming a defaults file written by ``python -m chunkers tune``."""
 FORMAT = "chunkers-defaults/1"
 
-TUNE_PARAMS = {
-    "fastcdc": "fastcdc,19,23,21,2",
-    "buzhash64": "buzhash64,19,23,21,4095,2",
-    "buzhash": "buzhash,19,23,21,4095",
-    "aes": "rabin-aes,19,23,21,2",
-}
-"""Family -> params of the chunk-mode run that decides its default (the AES kernels serve all
-three AES chunkers; rabin-aes is the middle one in cost)."""
+TUNE_PARAMS = {f.name: f.tune for f in TABLE.values() if f.tune}
+"""Family -> params of the chunk-mode run that decides its default (chunkers.families: Family.tune)."""
 
 
 MAX_FILE = 1 << 20

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import runpy
 import subprocess
 import sys
 import traceback
@@ -10,7 +11,10 @@ from pathlib import Path
 
 from fuzz import targets
 
-SCAN_FAMILIES = ("fastcdc", "buzhash64", "aes")     # kernel families with scan targets (fuzz/scan_diff.py)
+# kernel families with scan targets (fuzz/scan_diff.py): the family table, read by path (`build` runs before the
+# package's extensions can be imported)
+SCAN_FAMILIES = tuple(f.name for f in runpy.run_path(str(targets.FUZZ_DIR.parent / "chunkers" / "families.py"))
+                      ["FAMILIES"].values() if f.scan)
 IMPL_HELP = ("implementation under test of the targets that go through the adapter (impl_chunks): ours "
              "(default), borg (the instrumented borg of BORG_SANITIZE=1 ci/borg-reference.sh, $BORG_FUZZ_VENV), "
              "model or module:attribute (vectors/impls/); the other targets check ours only")
@@ -87,7 +91,7 @@ def cmd_planted(a) -> int:
 
 def cmd_coverage(a) -> int:
     from fuzz import llvmcov
-    families = [a.family] if a.family else [f for f in SCAN_FAMILIES if f in a.target] or list(SCAN_FAMILIES)
+    families = [a.family] if a.family else [f for f in SCAN_FAMILIES if f in a.target.split("_")] or list(SCAN_FAMILIES)
     print(llvmcov.text(llvmcov.report(a.target, families)))
     return 0
 

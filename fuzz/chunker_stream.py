@@ -37,6 +37,7 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # 
 
 from chunkers import driver  # noqa: E402
 from chunkers.api import credential, make_chunker  # noqa: E402
+from chunkers.families import CHUNKERS as TABLE  # noqa: E402
 from chunkers.params import MAX_DATA_SIZE  # noqa: E402
 from chunkers.registry import all_names, reference, why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
@@ -83,14 +84,21 @@ class ChunkerKind(NamedTuple):
 _SIZES = (Field("chunk_min_exp", 0, 12), Field("chunk_max_exp", 1, 16), Field("hash_mask_bits", 0, 14))
 _NC = Field("nc_level", 0, 4)
 _WINDOW = Field("hash_window_size", 1, 128)
-CHUNKERS = {k.algo: k for k in (
-    ChunkerKind("fastcdc", "fastcdc", _SIZES + (_NC,), 1),
-    ChunkerKind("buzhash64", "buzhash64", _SIZES + (_WINDOW, _NC), 0),
-    *(ChunkerKind(name, "aes", _SIZES + (_NC,), 1)
-      for name in ("rabin-aes", "goldilocks-aes", "toeplitz-aes")),
-    ChunkerKind("buzhash", "buzhash", _SIZES + (_WINDOW,), 0, "seed", False),
-    ChunkerKind("fixed", "fixed", (Field("block_size", 1, 3000), Field("header_size", -8, 3000)), None, "", False),
-)}
+_FIELDS = {"chunk_min": _SIZES[0], "chunk_max": _SIZES[1], "chunk_mask": _SIZES[2], "window_size": _WINDOW,
+           "nc_level": _NC, "block_size": Field("block_size", 1, 3000), "header_size": Field("header_size", -8, 3000)}
+"""The fuzzed range of each params field of the family table (chunkers.families: Chunker.fields)."""
+
+
+def _kind(c) -> ChunkerKind:
+    """The ChunkerKind of the family table's chunker ``c``: a hash cut is one byte past min_size at
+    the least without a window parameter, at min_size with one; a chunker without a mask cuts fixed sizes."""
+    shortest = None if "chunk_mask" not in c.fields else 0 if "window_size" in c.fields else 1
+    return ChunkerKind(c.name, c.family, tuple(_FIELDS[f] for f in c.fields), shortest, c.credential or "",
+                       "nc_level" in c.fields)
+
+
+# the keyed chunkers first: an input picks its chunker by index, in the order the corpora were recorded in
+CHUNKERS = {c.name: _kind(c) for c in sorted(TABLE.values(), key=lambda c: c.credential != "key")}
 # Every kernel name of every platform (the same on all hosts, so an input decodes alike everywhere), none,
 # spellings to normalise and one that is no kernel.
 _NAMES = all_names()
@@ -158,8 +166,8 @@ def _seed(inp: Input):
 
 
 def _key(inp: Input):
-    kind = inp.choice("key_kind", ("fixed", "custom", "length", "type"))
-    if kind == "fixed":
+    kind = inp.choice("key_kind", ("fixed", "custom", "length", "type"))     # a fixed key: not a family
+    if kind == "fixed":     # not a family
         return inp.choice("key_index", KEYS)
     if kind == "custom":
         return inp.bytes("key", 32)

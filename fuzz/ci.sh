@@ -3,7 +3,7 @@
 # FUZZ_TIME seconds (default 60) with one job, then the pytest suite of fuzz/ (regression
 # replay, harness checks, instrumentation checks). Exits non-zero on any finding or failure;
 # a finding is minimized into fuzz/regressions/TARGET/ and printed here in base64.
-# Time: 9 targets x (60 s + ~6 s start-up and seed loading), the build (~50 s) and pytest
+# Time: 10 targets x (60 s + ~6 s start-up and seed loading), the build (~50 s) and pytest
 # (~30 s) make the step about 11 minutes on a 2-core machine; FUZZ_TIME scales it.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

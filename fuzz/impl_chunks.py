@@ -41,6 +41,7 @@ import sys
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
+from chunkers.families import CHUNKERS as TABLE  # noqa: E402
 from fuzz.chunker_stream import CHUNKERS, KEYS, MODEL_MAX, make, size_bounds  # noqa: E402
 from fuzz.harness import Finding, check, model  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
@@ -160,15 +161,14 @@ def decode(inp: Input) -> dict:
     if kind.credential == "key":        # the fuzzer's key by default (an all-zero input: 32 zero bytes)
         key = inp.choice("key_index", KEYS) if inp.bool("fixed_key") else \
             inp.bytes("key", inp.int("key_len", 0, 32)).ljust(32, b"\0")
-    if algo == "fixed":
+    fields = TABLE[algo].fields
+    if "chunk_mask" not in fields:      # fixed sizes
         params = (algo, inp.int("block_size", 1, 4096), inp.int("header_size", -8, 4096))
-    elif algo == "buzhash":
-        mn, mx, w = _sizes(inp, 1, True)
-        params = (algo, mn, mx, _mask(inp, 0), w)
     else:
-        mn, mx, w = _sizes(inp, 6 if CHUNKERS[algo].family == "aes" else 1, algo == "buzhash64")
-        nc = inp.int("nc_level", 0, 3)
-        params = (algo, mn, mx, _mask(inp, nc)) + ((w,) if w is not None else ()) + (nc,)
+        mn, mx, w = _sizes(inp, 6 if CHUNKERS[algo].family == "aes" else 1, "window_size" in fields)
+        nc = inp.int("nc_level", 0, 3) if "nc_level" in fields else 0
+        params = (algo, mn, mx, _mask(inp, nc)) + ((w,) if w is not None else ()) + \
+            ((nc,) if "nc_level" in fields else ())
     if kind.normal_size and inp.bool("normal_size_set"):
         normal_size = inp.int("normal_size", 0, 1 << 16)
     schedule = [inp.int("read_size", 1, 4096) for _ in range(inp.int("reads", 0, 16))]
@@ -193,10 +193,11 @@ def data_cap(params: tuple) -> int:
     expected size (2^min + 2^(mask - nc), at most 2^max; fixed: the header and MAX_CHUNKS blocks),
     at least MIN_CAP bytes. Every kernel's chunks cost Python time (~10-40 us each under the
     sanitizers), and 1-byte minimum sizes would otherwise make thousands per input."""
-    if params[0] == "fixed":
+    fields = TABLE[params[0]].fields
+    if "chunk_mask" not in fields:      # fixed sizes
         expected = max(params[2], 0) + MAX_CHUNKS * params[1]
     else:
-        mn, mx, mask, nc = params[1], params[2], params[3], params[-1] if params[0] != "buzhash" else 0
+        mn, mx, mask, nc = params[1], params[2], params[3], params[-1] if "nc_level" in fields else 0
         expected = MAX_CHUNKS * min((1 << mn) + (1 << max(mask - nc, 0)), 1 << mx)
     return min(MAX_DATA, max(MIN_CAP, expected))
 

@@ -46,7 +46,7 @@ MAX_SPAN = WINDOW + 1088
 MODEL_MAX = 40
 GOLDILOCKS_P = (1 << 64) - (1 << 32) + 1
 SPECIAL_K = (0, 1, 2, GOLDILOCKS_P - 1, GOLDILOCKS_P - 2, 1 << 32, (1 << 32) - 1, 1 << 63)
-KEY_KINDS = ("fixed", "fixed", "fixed", "key", "material")     # fixed keys for 3 of 5 choices
+KEY_KINDS = ("fixed", "fixed", "fixed", "key", "material")     # fixed keys for 3 of 5 choices (not a family)
 # rabin-aes: a context from a fresh key costs ~2 ms under the fuzz build's sanitizers (the irreducible-P
 # search and the C table set-up), from fresh material ~0.9 ms (the tables of P), 5-10x a whole case, and
 # libFuzzer mutates key bytes often (a new key is new coverage of the search loop): they took over half
@@ -92,7 +92,7 @@ def _seeded_key(seed: int) -> bytes:
 def _source(inp: Input, name: str) -> tuple:
     """``("key", 32 bytes)`` or ``("material", A, T tuple / P / K)``."""
     kind = inp.choice("key_kind", KEY_KINDS)
-    if kind == "fixed":
+    if kind == "fixed":     # a fixed key, not a family
         return "key", inp.choice("key_index", KEYS)
     if kind == "key":
         if name in SEEDED_KEYS:

@@ -10,18 +10,22 @@ exit state) from all of them. The span ends right before a no-access page
 (conformance/cases/guard.py), so a read past its end faults. Kernels this machine cannot
 run are reported on stderr when the target loads.
 
-fastcdc and buzhash64 are defined here, the three AES chunkers in
-fuzz/scan_aes.py. Adding a family: one FAMILIES entry whose decode reuses
-fuzz/scan_case.py as far as it fits, and a three-line
-fuzz/scan_diff_<family>.py like scan_diff_fastcdc.py; the kernels come from
-``chunkers.kernels()`` (chunkers.registry).
+fastcdc, buzhash64 and the legacy buzhash are defined here, the three AES
+chunkers in fuzz/scan_aes.py; a case runs on a kernel through the family's scan
+adapter (chunkers.scanners). Adding a family: one FAMILIES entry whose decode
+reuses fuzz/scan_case.py as far as it fits (a windowed family: _windowed_decode),
+one fuzz/targets.py entry and a three-line fuzz/scan_diff_<family>.py like
+scan_diff_fastcdc.py; the kernels come from ``chunkers.kernels()`` (chunkers.registry).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
 from array import array
 
+from chunkers.families import scan_families
+from chunkers.scanners import scanner
 from fuzz import scan_aes
 from fuzz.harness import Finding, kernel_inventory, model, report_not_run
 from fuzz.input import Input, script
@@ -126,38 +130,50 @@ class _ModelRotated:
         return self.rotl64(self.t[x], self.w)
 
 
-def _buzhash64_state_at(t, w, span, state, q) -> int:
-    """The hash of the window at step q by the reference kernel with the full mask
-    (stops early only at a zero hash: the plant is best effort)."""
-    from chunkers.buzhash64 import scan
-    from chunkers.registry import reference
-    return scan(t, w, span[:q + w], state, U64, reference("buzhash64"))[1]
+def _windowed_decode(family: str, bits: int, table_of):
+    """``decode(inp) -> (table, w, span, state, mask)`` of a windowed family (buzhash64 with 64-bit
+    states, spec 03; the legacy buzhash with 32-bit ones, spec 04 A.3), through its scan adapter
+    (chunkers.scanners): window w, the span holds pr[0 .. n+w-1]; state = hash of the window at pr[0].
+    ``table_of(inp)``: the adapter's table from the input. A 64-bit mask is cut to ``bits`` bits
+    as the suite's catalogue does (its low bits, or its high bits moved down when those are 0)."""
+    adapter = scanner(family)
+    word = (1 << bits) - 1
+
+    def state_at(t, w, span, state, q) -> int:
+        """The hash of the window at step q by the reference kernel with the full mask (stops early
+        only at a zero hash: the plant is best effort)."""
+        from chunkers.registry import reference
+        return adapter.scan(t, w, span[:q + w], state, word, reference(family))[1]
+
+    def decode(inp: Input):
+        t = table_of(inp)
+        m = mask(inp)
+        m = m if bits == 64 else (m & word) or m >> (64 - bits)
+        w = inp.choice("window", WINDOWS) if inp.bool("special_window") else inp.int("window_any", 1, 300)
+        state_kind = inp.choice("state_kind", ("window", "any", "match"))
+        state = inp.int("state", 0, word)
+        where = plant_at(inp)
+        span = data(inp, MAX_POSITIONS + w - 1)
+        if len(span) < w:                           # the scan needs a whole first window
+            w = max(1, len(span))
+            span = span if len(span) else place(b"\0")
+        if state_kind == "window":
+            state = adapter.state(t, span[:w])
+        elif state_kind == "match":
+            state &= ~m & word                      # matches on entry: zero steps
+        m = plant(m, where, len(span) - w + 1, lambda q: state_at(t, w, span, state, q))
+        return t, w, span, state, m
+
+    return decode
 
 
-def _buzhash64_decode(inp: Input):
-    from chunkers.buzhash64 import window_hash
-    t = table(inp, _bz_table)
-    m = mask(inp)
-    w = inp.choice("window", WINDOWS) if inp.bool("special_window") else inp.int("window_any", 1, 300)
-    state_kind = inp.choice("state_kind", ("window", "any", "match"))
-    state = inp.int("state", 0, U64)
-    where = plant_at(inp)
-    span = data(inp, MAX_POSITIONS + w - 1)
-    if len(span) < w:                           # the scan needs a whole first window
-        w = max(1, len(span))
-        span = span if len(span) else place(b"\0")
-    if state_kind == "window":
-        state = window_hash(t, span[:w])
-    elif state_kind == "match":
-        state &= ~m & U64                       # matches on entry: zero steps
-    m = plant(m, where, len(span) - w + 1, lambda q: _buzhash64_state_at(t, w, span, state, q))
-    return t, w, span, state, m
+def _windowed_run(family: str):
+    scan = scanner(family).scan
 
-
-def _buzhash64_run(case, kernel):
-    from chunkers.buzhash64 import scan
-    t, w, span, state, m = case
-    return scan(t, w, span, state, m, kernel)
+    def run(case, kernel):
+        t, w, span, state, m = case
+        return scan(t, w, span, state, m, kernel)
+    return run
 
 
 def _buzhash64_model(mod, case):
@@ -190,13 +206,82 @@ def _buzhash64_seeds():
     return out
 
 
+# the legacy buzhash (spec 04 A.3): its table is its seed (a C int), 32-bit states and masks
+
+SEEDS = (0, 1, -1, 0x7FFFFFFF, -0x80000000)
+
+
+def _buzhash_seed(inp: Input) -> int:
+    """One of SEEDS, or any C int."""
+    return inp.int("seed", -(1 << 31), (1 << 31) - 1) if inp.bool("custom_seed") else inp.choice("seed_index", SEEDS)
+
+
+def _buzhash_model(mod, case):
+    seed, w, span, state, m = case
+    t = mod.buzhash.table(seed)
+    return mod.buzhash.scan(t, mod.buzhash.rotated(t, w), bytes(span), w, state, m)
+
+
+def _buzhash_seeds():
+    """buzhash64's seeds (their masks cut to 32 bits by the decode; those with a wider start state
+    left out), the window sizes around the 32-bit rotation wrap (w mod 32 = 31, 0, 1) and a fuzzer seed."""
+    out = [values for values in _buzhash64_seeds() if values.get("state", 0) <= 0xFFFFFFFF]
+    from vectors import generators
+    for w in (31, 32, 33, 4095):
+        out.append(dict(mask_kind="low", mask_bits=6, special_window=True, window=w, data=generators.sha_ctr(w + 40)))
+    out.append(dict(custom_seed=True, seed=-12345, mask_kind="low", mask_bits=4, special_window=True, window=65,
+                    data=generators.lcg(300)))
+    return out
+
+
+def _own_family(family: str) -> ScanFamily:
+    """The scan target of a window-less family of the table (chunkers.families) without an entry here:
+    one of KEYS, any mask and start state, an optional planted cut, through its scan adapter
+    (chunkers.scanners) and its model module's (``model.<family>``: scan_table, scan_window)."""
+    adapter = scanner(family)
+    keyed = functools.lru_cache(maxsize=len(KEYS))(adapter.table)
+
+    def decode(inp: Input):
+        from chunkers.registry import reference
+        key = inp.choice("key_index", KEYS)
+        t, m, state = keyed(key), mask(inp), inp.int("state", 0, U64)
+        where = plant_at(inp)
+        span = data(inp, MAX_POSITIONS)
+        m = plant(m, where, len(span), lambda q: adapter.scan(t, 0, span[:q + 1], state, U64, reference(family))[1])
+        return key, t, span, state, m
+
+    def run(case, kernel):
+        _, t, span, state, m = case
+        return adapter.scan(t, 0, span, state, m, kernel)
+
+    def model_of(mod, case):
+        key, _, span, state, m = case
+        own = importlib.import_module(f"{mod.__name__}.{family}")     # the package imports only its own
+        return own.scan_window(own.scan_table(key), 0, bytes(span), state, m)
+
+    def seeds():
+        from vectors import generators
+        out = [dict(mask_kind="high", mask_bits=8, data=generators.sha_ctr(n)) for n in (0, 1, 7, 8, 9, 33, 100, 1024)]
+        out += [dict(mask_kind="low", mask_bits=bits, state=0x0123456789ABCDEF, data=generators.lcg(300))
+                for bits in (1, 8, 20, 64)]
+        out += [dict(mask_kind="high", mask_bits=40, plant=True, plant_pos=k, data=generators.sha_ctr(40)) for k in range(8)]
+        return out
+
+    return ScanFamily(family, decode, run, model_of, lambda case: len(case[2]), seeds)
+
+
 FAMILIES = {
     "fastcdc": ScanFamily("fastcdc", _fastcdc_decode, _fastcdc_run, _fastcdc_model,
                           lambda case: len(case[1]), _fastcdc_seeds),
-    "buzhash64": ScanFamily("buzhash64", _buzhash64_decode, _buzhash64_run, _buzhash64_model,
-                            lambda case: len(case[2]) - case[1], _buzhash64_seeds),
+    "buzhash64": ScanFamily("buzhash64", _windowed_decode("buzhash64", 64, lambda inp: table(inp, _bz_table)),
+                            _windowed_run("buzhash64"), _buzhash64_model, lambda case: len(case[2]) - case[1],
+                            _buzhash64_seeds),
+    "buzhash": ScanFamily("buzhash", _windowed_decode("buzhash", 32, _buzhash_seed), _windowed_run("buzhash"),
+                          _buzhash_model, lambda case: len(case[2]) - case[1], _buzhash_seeds),
     **scan_aes.FAMILIES,
 }
+FAMILIES.update({name: _own_family(name) for name in scan_families()
+                 if not any(f.registry_family == name for f in FAMILIES.values())})
 
 
 def _resolve_once() -> None:
@@ -206,13 +291,10 @@ def _resolve_once() -> None:
     environment again: ~10 us under the sanitizers, a tenth of a small case's
     cost). A target runs with a fixed environment, so a memo gives the same
     answers (errors are not memoized)."""
-    import chunkers.aes
-    import chunkers.buzhash64
-    import chunkers.fastcdc
     from chunkers import registry
     memo = functools.lru_cache(maxsize=None)(registry.resolve)
-    for mod in (chunkers.fastcdc, chunkers.buzhash64, chunkers.aes):
-        mod.resolve = memo
+    for family in scan_families():
+        importlib.import_module(f"chunkers.{family}").resolve = memo
 
 
 def target(family: str):

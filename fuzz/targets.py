@@ -34,6 +34,7 @@ TARGETS = {
     # (scan_case.MAX_POSITIONS; buzhash64 plus its 4095-byte window; AES: scan_aes.MAX_SPAN)
     "scan_diff_fastcdc": Target(max_len=1280, pymalloc=True),
     "scan_diff_buzhash64": Target(max_len=5376, pymalloc=True),
+    "scan_diff_buzhash": Target(max_len=5376, pymalloc=True),
     "scan_diff_rabin_aes": Target(max_len=1408, pymalloc=True),
     "scan_diff_goldilocks_aes": Target(max_len=1408, pymalloc=True),
     "scan_diff_toeplitz_aes": Target(max_len=1408, pymalloc=True),
@@ -43,6 +44,12 @@ TARGETS = {
     # --impl X: every kernel of X against our reference chunkers (fuzz/impl_chunks.py)
     "impl_chunks": Target(max_len=8192, impl=True, pymalloc=True),
 }
+
+
+# A scan target of a family without an entry above: its script alone (fuzz/scan_diff_<family>.py,
+# fuzz/scan_diff.py's default decode, window-less spans of up to MAX_POSITIONS bytes).
+TARGETS.update({p.stem: Target(max_len=1280, pymalloc=True) for p in sorted(FUZZ_DIR.glob("scan_diff_*.py"))
+                if p.stem not in TARGETS})
 
 
 def path(name: str) -> Path:

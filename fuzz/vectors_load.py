@@ -37,6 +37,7 @@ from unittest import mock
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
 import vectors  # noqa: E402
+from chunkers.families import CHUNKERS as TABLE  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 from vectors import generate  # noqa: E402
@@ -250,6 +251,12 @@ def _file_keys(name: str) -> frozenset:
     return frozenset(t.get("key") for g in _file(name)["testGroups"] for t in g["tests"])
 
 
+def _fields(chunker) -> tuple:
+    """The params fields of ``chunker`` in the family table (chunk_min for a content-defined one)."""
+    row = TABLE.get(chunker) if isinstance(chunker, str) else None
+    return row.fields if row else ("chunk_min",)
+
+
 def _model_chunks(name: str, group: dict, test: dict):
     """``(sizes, SHA-256 digests)`` of the model's chunks for a test's case, or None when the model
     cannot say cheaply (input over MODEL_MAX bytes, a key the file does not use, no model) or at all."""
@@ -257,7 +264,7 @@ def _model_chunks(name: str, group: dict, test: dict):
     try:
         params = group["params"]
         if (model() is None or test["input"]["length"] > MODEL_MAX or test.get("key") not in _file_keys(name)
-                or params[0] != "fixed" and not all(type(e) is int and 0 <= e <= 64 for e in params[1:3])):
+                or "chunk_min" in _fields(params[0]) and not all(type(e) is int and 0 <= e <= 64 for e in params[1:3])):
             return None                         # the model would compute 2**exponent for any int
         data = materialize(test["input"])
         from vectors.impls import Model

@@ -22,6 +22,7 @@ import io
 import random
 from typing import NamedTuple
 
+from chunkers.families import CHUNKERS as TABLE_CHUNKERS, chunkers_of
 from conformance.run import engine
 from conformance.cases import keystream
 from conformance.cases.families import FAMILIES
@@ -38,6 +39,19 @@ ZERO_PARAMS = {
 }
 """Per family: params whose min size (4096) keeps every short input one chunk, then params that cut
 the periodic inputs into many short chunks."""
+
+_ZERO_FIELDS = ({"chunk_min": 12, "chunk_max": 14, "chunk_mask": 13, "window_size": 63, "nc_level": 0},
+                {"chunk_min": 6, "chunk_max": 12, "chunk_mask": 8, "window_size": 63, "nc_level": 2})
+
+
+def zero_params(family: str) -> list:
+    """ZERO_PARAMS of ``family``; for a family of the table without an entry there, the same two
+    shapes of its first chunker's params fields (chunkers.families)."""
+    if family in ZERO_PARAMS:
+        return ZERO_PARAMS[family]
+    chunker = TABLE_CHUNKERS[chunkers_of(family)[0]]
+    return [(chunker.name, *(values[f] for f in chunker.fields)) for values in _ZERO_FIELDS]
+
 
 SHORT_LENGTHS = tuple(range(1, 81)) + (127, 128, 129, 255, 256, 257, 1023, 1024, 1025)
 """Lengths of the short inputs; each one is tried with its non-zero byte at every offset."""
@@ -104,7 +118,7 @@ def zero_cases(family: str, seed: int) -> tuple:
     ZERO_PARAMS of the family), the all-zero inputs themselves, and one-non-zero-byte-per-period
     inputs (every PERIODS, the family's other params, from memory and as a stream)."""
     rng = random.Random(f"zero/{family}/{seed}")
-    one_chunk, *many = ZERO_PARAMS[family]
+    one_chunk, *many = zero_params(family)
     out = []
     for n in SHORT_LENGTHS:
         out.append(ClassCase("zero-short", one_chunk, "Z", 0, bytes(n), rng.randrange(64)))

@@ -19,6 +19,7 @@ from conformance.cases.common import common_cases, lane_cases
 from conformance.cases.kernels import KERNELS
 from conformance.cases.scan import ScanCase, mask_of
 from chunkers.registry import reference
+from chunkers.families import CHUNKERS, FAMILIES as TABLE
 from vectors.impls.families import FAMILY_CHUNKERS
 
 
@@ -101,6 +102,31 @@ FAMILIES: dict[str, Family] = {
                    "rabin-aes,10,16,12,2", "goldilocks-aes,19,23,21,2"],
                   FAMILY_CHUNKERS["aes"]),
 }
+
+
+def _own_family(name: str) -> Family:
+    """The Family of a family of the table (chunkers.families) without an entry above: chunk-level
+    checks on its chunkers' bench params and, for those of the fastcdc shape, small ones at every NC
+    level; a scan family gets the shared window-less scan catalogue (conformance.cases.common) through
+    its scan adapter (conformance.cases.kernels.own_suite)."""
+    params = []
+    for c in CHUNKERS.values():
+        if c.family == name:
+            if c.fields == ("chunk_min", "chunk_max", "chunk_mask", "nc_level"):
+                params += [f"{c.name},6,12,8,{nc}" for nc in range(4)]
+            params.append(c.bench)
+
+    def cases(seed: int) -> list:
+        def make(group, key, data, align, state, mask):
+            return ScanCase(name, group, key, data, align, state, mask)
+        return common_cases(name, seed, make) + lane_cases(name, seed, make)
+
+    if name in KERNELS:
+        return Family(name, *_scan(name, cases), params, FAMILY_CHUNKERS[name])
+    return Family(name, reference(name), None, None, None, params, FAMILY_CHUNKERS[name])
+
+
+FAMILIES.update({name: _own_family(name) for name in TABLE if name not in FAMILIES})
 
 
 def scan_families() -> list[str]:

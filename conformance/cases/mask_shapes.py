@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 
+from chunkers.families import FAMILIES as TABLE
 from conformance.cases import aes_kernels
 from conformance.cases.kernels import reference_result
 from conformance.cases.scan import mask_of
@@ -87,7 +88,7 @@ def _rotl(x: int, k: int, word: int) -> int:
 def _planting_state(case, j: int, word: int, target: int = 0) -> int | None:
     """A start state whose hash at span position ``j`` is ``target`` (see module doc; fastcdc: only its
     bits above j, the low j + 1 come from the data), or None."""
-    if case.family == "fastcdc":
+    if TABLE[case.family].hash == "gear":
         h0 = _value_at(case._replace(state=0), j)
         if h0 is None:
             return None
@@ -116,9 +117,10 @@ def _planted(family: str, rng: random.Random, keys: list, make) -> list:
     if family == "aes":
         return out
     for width in WIDE_BITS:
-        mask = mask_of(width, family == "fastcdc") & ((1 << word) - 1) or (1 << word) - 1
+        gear = TABLE[family].hash == "gear"         # high masks (spec 02 §3)
+        mask = mask_of(width, gear) & ((1 << word) - 1) or (1 << word) - 1
         for j in PLANTED_POSITIONS:
-            if family == "fastcdc" and j + 1 > 64 - width:
+            if gear and j + 1 > 64 - width:
                 continue            # the state reaches only the bits above j
             out += _state_planted("mask-wide-planted", rng, keys, make, mask, j, word, lambda: 0)
     return out

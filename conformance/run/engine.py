@@ -14,6 +14,7 @@ import itertools
 import random
 from typing import Iterable, NamedTuple
 
+from chunkers.families import CHUNKERS
 from chunkers.params import parse_params
 from vectors import impls
 from vectors.impls import provenance
@@ -172,10 +173,11 @@ def bounds_violations(params, sizes: list[int], total: int) -> list[str]:
         problems.append(f"sizes sum to {sum(sizes)}, input has {total} bytes")
     if any(s <= 0 for s in sizes):
         problems.append("empty chunk")
-    if p[0] in ("fixed",):
+    fields = CHUNKERS[p[0]].fields if p[0] in CHUNKERS else ()
+    if fields and "chunk_mask" not in fields:     # fixed sizes: no hash cut
         return problems
     lo, hi = 1 << p[1], 1 << p[2]
-    lo += 0 if p[0] in ("buzhash64", "buzhash") else 1
+    lo += 0 if "window_size" in fields else 1     # a windowed hash may cut at min_size itself
     bad = [(i, s) for i, s in enumerate(sizes[:-1]) if not lo <= s <= hi]
     if bad:
         problems.append(f"non-final chunks outside [{lo}, {hi}]: first at index {bad[0][0]} size {bad[0][1]}")

@@ -11,6 +11,7 @@ import random
 import pytest
 
 import chunkers
+from chunkers.families import CHUNKERS, chunkers_of, kernel_families
 from chunkers.registry import HIDE_ENV, NO_CPU
 from conformance.run import proof
 from conformance.tools import emulate, isa
@@ -23,6 +24,9 @@ pytestmark = pytest.mark.ours_only
 PROVEN = kernel_params(list(provenance.MODULES))
 PARAMS = {"fastcdc": "fastcdc,6,12,8,2", "buzhash64": "buzhash64,6,12,8,65,2", "buzhash": "buzhash,6,12,8,65",
           "aes": "rabin-aes,6,12,8,2"}
+_SMALL = {"chunk_min": 6, "chunk_max": 12, "chunk_mask": 8, "window_size": 65, "nc_level": 2}
+PARAMS.update({f: ",".join([c, *(str(_SMALL[x]) for x in CHUNKERS[c].fields)])   # a family of the table not above
+               for f in kernel_families() if f not in PARAMS for c in chunkers_of(f)[:1]})
 
 
 def _case(family: str):

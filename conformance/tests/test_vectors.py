@@ -309,7 +309,7 @@ def _few_cases(name):
 def tiny_fastcdc(monkeypatch, tmp_path):
     """Regeneration of a two-case 'fastcdc' document written under tmp_path."""
     monkeypatch.setitem(vcases.CHUNKERS, "fastcdc",
-                        vcases.Entry("fastcdc", "fastcdc", "spec 02", lambda: _few_cases("fastcdc")))
+                        vcases.Entry("fastcdc", "spec 02", lambda: _few_cases("fastcdc")))
     monkeypatch.setattr(generate, "path_of", lambda name: str(tmp_path / f"{name}.json"))
     monkeypatch.setattr(generate, "load_text", lambda name: (tmp_path / f"{name}.json").read_text())
     return tmp_path / "fastcdc.json"
@@ -437,3 +437,20 @@ def test_check_cli_on_a_fresh_copy(tmp_path):
     r = subprocess.run([sys.executable, "-m", "vectors", "check", "--chunker", "fixed"], cwd=tmp_path,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 1 and "fixed" in r.stdout
+
+
+def test_the_schema_names_the_family_table():
+    """vectors/schema.json, the vectors' published format, names every chunker of the family table
+    (chunkers.families) and no other, and asks a key of the keyed ones, a seed of the seeded one
+    and neither of the rest, as the table says."""
+    from chunkers.families import CHUNKERS
+    s = vectors.schema()
+    assert s["properties"]["algorithm"]["enum"] == list(CHUNKERS)
+    asked = {}
+    for rule in s["allOf"]:
+        cond = rule["if"]["properties"]["algorithm"]
+        tests = rule["then"]["properties"]["testGroups"]["items"]["properties"]["tests"]["items"]
+        kind = tests.get("required", [None])[0]
+        for name in cond.get("enum", [cond.get("const")]):
+            asked[name] = kind
+    assert asked == {c.name: c.credential for c in CHUNKERS.values()}

@@ -42,14 +42,15 @@ from typing import NamedTuple
 from elftools.elf.elffile import ELFFile
 from elftools.elf.relocation import RelocationSection
 
+from chunkers.families import kernel_families
 from chunkers.clihelp import ArgumentParser
 
 CHUNKERS = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                         "chunkers")       # the repository root is three levels up
-REGISTRIES = ("fastcdc", "buzhash64", "buzhash", "aes")
-"""Extensions (chunkers/<name>.*.so) holding a kernel registry ``<name>_kernels``."""
+REGISTRIES = kernel_families()
+"""Extensions (chunkers/<name>.*.so) holding a kernel registry ``<name>_kernels`` (chunkers.families)."""
 
-IMPLIES = {"avx512f": {"avx2"}, "avx2": {"avx", "sse4.1"}, "vaes": {"aes"}, "arm-aes": {"neon"}}
+IMPLIES = {"avx512f": {"avx2"}, "avx2": {"avx", "sse4.1"}, "vaes": {"aes"}, "arm-aes": {"neon"}}  # not a family
 """Features a declared feature implies: every AVX-512 CPU has AVX2 (and gcc's target("avx512f")
 enables it), AVX2 needs AVX, VAES is the wide form of AES-NI, the ARM crypto extension extends NEON."""
 
@@ -246,7 +247,7 @@ def x86_needs(raw: str, mnem: str, ops: str) -> set[str]:
         need.add("avx512vl")
     base = mnem[1:] if (evex or vex) and mnem.startswith("v") else mnem
     if base in ("aesenc", "aesenclast", "aesdec", "aesdeclast", "aesimc", "aeskeygenassist"):
-        need.add("vaes" if ymm or zmm else "aes")
+        need.add("vaes" if ymm or zmm else "aes")     # the CPU feature: not a family
     elif base in _SSE41 or _OTHER_X86.get(base) == "sse4.2":
         if not (evex or vex):   # the VEX/EVEX forms need only AVX/AVX2/AVX-512 (added above), per the SDM
             need.add("sse4.1" if base in _SSE41 else "sse4.2")

@@ -41,12 +41,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunkers.clihelp import ArgumentParser
+from chunkers.families import kernel_families
 from chunkers.registry import PORTABLE, rows
 from conformance.tools import failure_line
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "chunkers" / "csrc"
-FAMILIES = ("fastcdc", "buzhash64", "buzhash", "aes")
+FAMILIES = kernel_families()
 AES_KINDS = ("toeplitz-aes", "rabin-aes", "goldilocks-aes")
 """The AES chunkers by UHF kind (aes.h: AES_TOEPLITZ = 0, AES_RABIN = 1, AES_GOLDILOCKS = 2), the
 tag of the AES loops' marks: every AES kernel file holds one instance of its loop per kind."""

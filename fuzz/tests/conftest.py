@@ -27,3 +27,18 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if here in item.path.parents and "impl" not in item.fixturenames:
             item.add_marker(skip)
+
+
+@pytest.fixture(autouse=True)
+def _registry_resolve_restored():
+    """Each scan module's own kernel resolution back after every test here: a scan target
+    (fuzz.scan_diff.target) memoizes it for its process, whose environment is fixed, while tests
+    in the same process later change CHUNKERS_CPU_HIDE and the kernel variables."""
+    import importlib
+
+    from chunkers.families import scan_families
+    modules = [importlib.import_module(f"chunkers.{family}") for family in scan_families()]
+    saved = [m.resolve for m in modules]
+    yield
+    for m, resolve in zip(modules, saved):
+        m.resolve = resolve

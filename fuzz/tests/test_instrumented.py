@@ -48,6 +48,7 @@ def _scan_function(family, kernel):
 
 
 @pytest.mark.parametrize("name,family", [("scan_diff_fastcdc", "fastcdc"), ("scan_diff_buzhash64", "buzhash64"),
+                                         ("scan_diff_buzhash", "buzhash"),
                                          ("scan_diff_rabin_aes", "aes"), ("scan_diff_goldilocks_aes", "aes"),
                                          ("scan_diff_toeplitz_aes", "aes")])
 def test_fuzzer_sees_every_kernels_edges(name, family, tmp_path):

@@ -7,7 +7,7 @@ from chunkers.registry import kernels
 from fuzz.harness import kernel_inventory
 
 
-TARGETS = {"fastcdc": "scan_diff_fastcdc", "buzhash64": "scan_diff_buzhash64",
+TARGETS = {"fastcdc": "scan_diff_fastcdc", "buzhash64": "scan_diff_buzhash64", "buzhash": "scan_diff_buzhash",
            "aes": "scan_diff_{rabin,goldilocks,toeplitz}_aes"}
 
 
@@ -42,3 +42,17 @@ def test_a_kernel_the_cpu_lacks_is_reported(monkeypatch, capsys):
     assert ("avx512" in names) == any(r.kernel == "avx512" for r in kernels())   # x86-64 builds list it
     assert all("NOT exercised" in line and "lacks" in line for line in lines) and len(lines) == len(names)
     assert capsys.readouterr().err.count("NOT exercised") == len(names)
+
+
+def test_every_family_with_a_scan_kernel_has_its_scan_target():
+    """Each family of the family table with a scan kernel (chunkers.families) has a scan fuzz
+    target of its own (one per chunker for the AES family), listed in fuzz/targets.py with its script."""
+    from chunkers.families import CHUNKERS, scan_families
+    from fuzz import scan_diff, targets
+    for family in scan_families():
+        names = [n for n in scan_diff.FAMILIES if scan_diff.FAMILIES[n].registry_family == family]
+        assert names, f"{family}: no scan fuzz target"
+        for name in names:
+            assert f"scan_diff_{name}" in targets.TARGETS and targets.path(f"scan_diff_{name}").is_file()
+    assert {n for n, f in scan_diff.FAMILIES.items() if f.registry_family == "aes"} == \
+        {c.replace("-", "_") for c, row in CHUNKERS.items() if row.family == "aes"}

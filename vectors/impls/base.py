@@ -6,9 +6,6 @@ import contextlib
 import io
 import os
 
-SINGLE_FAMILIES = ("buzhash", "fixed")
-"""Families with a single implementation (no kernel selection, spec 01 §11.4)."""
-
 
 class Implementation:
     """The adapter interface. Subclasses implement ``kernels`` and ``chunks``.

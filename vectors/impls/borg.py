@@ -6,10 +6,18 @@ import collections
 import importlib
 import io
 
+from chunkers.families import CHUNKERS, FAMILIES, chunkers_of, family_of
 from chunkers.registry import SINGLE
 
-from vectors.impls.base import SINGLE_FAMILIES, Implementation, as_file, env
-from vectors.impls.families import family_of
+from vectors.impls.base import Implementation, as_file, env
+
+
+_PROBE_FIELDS = {"chunk_min": 6, "chunk_max": 12, "chunk_mask": 8, "window_size": 65, "nc_level": 0}
+
+
+def _probe(chunker: str) -> tuple:
+    """Small valid params of ``chunker`` that every borg kernel constructs (the kernel probe)."""
+    return (chunker, *(_PROBE_FIELDS[f] for f in CHUNKERS[chunker].fields))
 
 
 class Borg(Implementation):
@@ -22,16 +30,13 @@ class Borg(Implementation):
 
     name = "borg"
     sparse = True       # its constructors take sparse=; holes are found on chunkify's fh (SEEK_DATA / SEEK_HOLE)
-    CLASSES = {"fastcdc": "ChunkerFastCDC", "buzhash64": "ChunkerBuzHash64", "rabin-aes": "ChunkerRabinAES",
-               "goldilocks-aes": "ChunkerGoldilocksAES", "toeplitz-aes": "ChunkerToeplitzAES",
-               "buzhash": "Chunker", "fixed": "ChunkerFixed"}
-    ENV = {"fastcdc": "BORG_FASTCDC_KERNEL", "buzhash64": "BORG_BUZHASH64_KERNEL", "aes": "BORG_AES_CHUNKER_KERNEL"}
-    KERNEL_NAMES = {"fastcdc": ("avx512", "avx2", "neon", "blockwise", "scalar"),
-                    "buzhash64": ("avx512", "avx2", "neon", "blockwise", "scalar"),
-                    "aes": ("vaes", "aes-ni", "aes-arm64", "evp")}
+    CLASSES = {c.name: c.borg for c in CHUNKERS.values() if c.borg}
+    """Chunker -> its class in borg.chunkers (chunkers.families: Chunker.borg)."""
+    ENV = {f.name: f.borg_env for f in FAMILIES.values() if f.borg_env}
+    """Family -> borg's variable naming its kernel (Family.borg_env); the others are single implementations."""
+    KERNEL_NAMES = {f.name: f.borg_kernels for f in FAMILIES.values() if f.borg_env}
+    PROBE = {f.name: _probe(f.tune.partition(",")[0]) for f in FAMILIES.values() if f.borg_env}
     selectors = ENV
-    PROBE = {"fastcdc": ("fastcdc", 6, 12, 8, 0), "buzhash64": ("buzhash64", 6, 12, 8, 65, 0),
-             "aes": ("rabin-aes", 6, 12, 8, 0)}
     cache_size = 64
     """Chunkers kept for reuse (see _chunker); fuzz/impl_chunks.py raises it for a campaign's corpus."""
 
@@ -46,10 +51,11 @@ class Borg(Implementation):
         return None
 
     def kernels(self, family):
-        if family in SINGLE_FAMILIES:
-            return [(SINGLE, None)] if hasattr(self._module(), self.CLASSES[family]) else []
-        if family not in self.ENV:
+        if family not in FAMILIES:
             return []
+        if family not in self.ENV:      # a single implementation in borg
+            return [(SINGLE, None)] if all(c in self.CLASSES and hasattr(self._module(), self.CLASSES[c])
+                                           for c in chunkers_of(family)) else []
         try:
             names = self._build_kernels(family)
         except AttributeError:
@@ -82,10 +88,9 @@ class Borg(Implementation):
         algo, args = params[0], tuple(params[1:])
         cls = getattr(self._module(), self.CLASSES[algo])
         opt = {"sparse": True} if sparse else {}       # left out when false: an adapter-level default
-        if algo == "buzhash":
-            return cls(seed, *args, **opt)
-        if algo == "fixed":
-            return cls(*args, **opt)
+        credential = CHUNKERS[algo].credential
+        if credential != "key":
+            return cls(*((seed,) if credential == "seed" else ()), *args, **opt)
         extra = {"normal_size": normal_size, **opt} if normal_size else opt
         with env(self.ENV[family_of(algo)], kernel):
             return cls(key, *args, **extra)

@@ -1,15 +1,9 @@
-"""The conformance families (kernel selectors) and the chunkers each one runs: what an adapter is asked by."""
+"""The conformance families (kernel selectors) and the chunkers each one runs: what an adapter is asked by,
+from the family table (chunkers.families)."""
 
 from __future__ import annotations
 
-FAMILY_CHUNKERS = {"fastcdc": ("fastcdc",), "buzhash64": ("buzhash64",), "buzhash": ("buzhash",), "fixed": ("fixed",),
-                   "aes": ("toeplitz-aes", "rabin-aes", "goldilocks-aes")}
+from chunkers.families import FAMILIES, chunkers_of, family_of  # noqa: F401  (family_of re-exported)
+
+FAMILY_CHUNKERS = {name: chunkers_of(name) for name in FAMILIES}
 """Family -> the chunker names whose params belong to it (the three AES chunkers share one kernel selector)."""
-
-
-def family_of(chunker: str) -> str:
-    """The family whose kernels run the chunker called ``chunker`` (e.g. ``rabin-aes``); ValueError if none."""
-    for name, chunkers in FAMILY_CHUNKERS.items():
-        if chunker in chunkers:
-            return name
-    raise ValueError(f"no conformance family runs the chunker {chunker!r}")

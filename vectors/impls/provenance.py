@@ -19,10 +19,11 @@ from __future__ import annotations
 import collections
 import importlib
 
-MODULES = {"fastcdc": "chunkers.fastcdc", "buzhash64": "chunkers.buzhash64", "buzhash": "chunkers.buzhash",
-           "aes": "chunkers.aes"}
-"""Conformance family -> the extension whose kernels record provenance. fixed, the one
-single-implementation family, has no dispatch to prove."""
+from chunkers.families import kernel_families
+
+MODULES = {name: f"chunkers.{name}" for name in kernel_families()}
+"""Conformance family -> the extension whose kernels record provenance (chunkers.families: every
+family with a kernel list; fixed, the one pure-Python family, has no dispatch to prove)."""
 
 OWN_CODE = "own code"
 SINGLE = "single implementation: nothing dispatched"

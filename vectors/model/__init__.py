@@ -13,6 +13,8 @@ exported too:
 
 from __future__ import annotations
 
+import importlib
+
 from . import (aes, buzhash, buzhash64, csprng, driver, fastcdc, fixed, gf2,
                goldilocks, masks, rabin, toeplitz)
 
@@ -82,4 +84,20 @@ def chunk_sizes(params: tuple, data: bytes, *, key: bytes | None = None,
         mn, mx, mb = f[:3]
         nc = f[3] if len(f) > 3 else 0
         return aes.chunk_sizes(algo, key, mn, mx, mb, nc, normal_size, data)
+    module = _own_module(algo)
+    if module is not None:
+        return module.chunk_params(params, data, key=key, seed=seed, normal_size=normal_size)
     raise ValueError("unknown chunker algorithm %r" % (algo,))
+
+
+def _own_module(algo):
+    """The model module ``model.<algo>`` (dashes as underscores) of a chunker that dispatches itself
+    through its ``chunk_params(params, data, *, key, seed, normal_size)``; None if there is none."""
+    name = algo.replace("-", "_") if isinstance(algo, str) else ""
+    if not name.isidentifier():
+        return None
+    try:
+        module = importlib.import_module("." + name, __name__)
+    except ImportError:
+        return None
+    return module if hasattr(module, "chunk_params") else None

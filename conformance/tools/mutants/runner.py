@@ -44,6 +44,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from chunkers.families import FAMILIES, kernel_families
 from conformance.tools.buildtree import REPO, BuildError, Tree, includes
 from conformance.tools.mutants.catalogue import Mutant
 
@@ -70,7 +71,7 @@ def ordered_test_files(src: Path) -> list[str]:
     return [*FIRST, *(f for f in rest if f not in FIRST and f != TOOLING)]
 
 
-FAMILY_OF_DIR = {"fastcdc": ["fastcdc"], "buzhash64": ["buzhash64"], "buzhash": ["buzhash"], "aes": ["aes"]}
+FAMILY_OF_DIR = {name: [name] for name in kernel_families()}     # csrc/<family>/: chunkers.families
 CROSS_ARCH = {"aarch64": "arm64", "s390x": "s390x"}
 CROSS_CC = {"aarch64": "aarch64-linux-gnu-gcc", "s390x": "s390x-linux-gnu-gcc"}
 
@@ -105,10 +106,10 @@ def families_of(path: str) -> list[str]:
     parts = Path(path).parts
     if len(parts) > 3 and parts[1] == "csrc":
         return FAMILY_OF_DIR.get(parts[2], [])
-    if parts[-1] == "fixed.py":
-        return ["fixed"]
-    if parts[-1] == "seg_roll.h":
-        return ["buzhash64", "buzhash"]
+    if parts[0] == "chunkers" and len(parts) == 2 and Path(path).suffix == ".py" and Path(path).stem in FAMILIES:
+        return [Path(path).stem]        # a pure-Python family's module (fixed)
+    if parts[-1] == "seg_roll.h":       # the segment-parallel template of the windowed hashes
+        return [name for name, f in FAMILIES.items() if f.hash == "cyclic"]
     return []
 
 
@@ -116,8 +117,9 @@ def selection_of(path: str) -> str:
     """A pytest ``-k`` expression for the tests most likely to kill a fault in ``path``."""
     p = Path(path)
     fams = families_of(path)
-    if fams == ["buzhash"]:
-        return "buzhash and not buzhash64"
+    longer = [f for f in FAMILIES if len(fams) == 1 and f != fams[0] and f.startswith(fams[0])]
+    if longer:      # -k matches substrings: a family named in another's name
+        return " and not ".join(fams + longer)
     if fams:
         return " or ".join(fams)
     if p.stem in SELECTION:
