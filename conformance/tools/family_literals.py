@@ -37,7 +37,7 @@ from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
-from conformance.tools.imports import LAYERS
+from conformance.tools.imports import PACKAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = "chunkers/families.py"
@@ -48,7 +48,7 @@ ALLOWED = {
     "conformance/tools/mutants/catalogue.py": "the mutation catalogue: faults planted in named files",
     "conformance/spec_values.py": "spec data: the spec's checkpoint values per chunker",
     "vectors/cases.py": "spec data: the golden vectors' cases per chunker (a family's vector cases)",
-    "model/__init__.py": "the model's own dispatch: the model imports nothing of the project",
+    "vectors/model/__init__.py": "the model's own dispatch: the model imports nothing of the project",
 }
 """Files that may name any family, and why."""
 
@@ -129,10 +129,10 @@ def _cython_strings(src: str):
 
 
 def sources(root: Path = ROOT) -> list[Path]:
-    """The source files checked: every .py/.pyx/.pxd/.pxi of the packages of LAYERS, and setup.py;
+    """The source files checked: every .py/.pyx/.pxd/.pxi of the packages of PACKAGES, and setup.py;
     tests, conftest.py and build outputs left out."""
     out = [root / "setup.py"] if (root / "setup.py").is_file() else []
-    for pkg in LAYERS:
+    for pkg in PACKAGES:
         for p in sorted((root / pkg).rglob("*")):
             rel = p.relative_to(root)
             if p.suffix in (".py", ".pyx", ".pxd", ".pxi") and "tests" not in rel.parts and p.name != "conftest.py" \
