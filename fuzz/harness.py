@@ -97,16 +97,18 @@ def _instrument(modules) -> None:
                     atheris.instrument_func(fn)
 
 
-def main(test_one_input, instrument=()) -> None:
+def main(test_one_input, instrument=(), mutator=None) -> None:
     """libFuzzer entry: ``python TARGET.py [-flags] [CORPUS_DIR ...]`` (needs atheris).
 
     ``instrument``: Python module names whose branches feed the fuzzer's
     coverage in addition to the C code (built with -fsanitize=fuzzer-no-link).
+    ``mutator``: a libFuzzer custom mutator ``(data, max_size, seed) -> bytes``
+    (atheris's ``custom_mutator``), or None for libFuzzer's own mutations.
     """
     import atheris
 
     from fuzz.launcher import libfuzzer_argv
 
     _instrument(instrument)
-    atheris.Setup(libfuzzer_argv(sys.argv), test_one_input)
+    atheris.Setup(libfuzzer_argv(sys.argv), test_one_input, **({"custom_mutator": mutator} if mutator else {}))
     atheris.Fuzz()

@@ -38,6 +38,7 @@ import io
 import os
 import random
 import sys
+import time
 
 sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # the repo, after PYTHONPATH
 
@@ -48,7 +49,7 @@ from fuzz.input import Input, script  # noqa: E402
 
 IMPL_ENV = "CHUNKERS_FUZZ_IMPL"
 MAX_DATA = 1 << 16
-MAX_CHUNKS, MIN_CAP = 256, 256       # see data_cap
+MAX_CHUNKS, MIN_CAP = 32, 256       # see data_cap
 GEN_MAX = 2048                      # seeded random bytes at the start of a stream (decode)
 MAX_READS = 256         # scheduled (short) reads per stream; then full reads
 ALGOS = tuple(CHUNKERS)             # the chunkers, each with its kernel family (CHUNKERS[algo].family)
@@ -340,10 +341,90 @@ def seeds() -> list:
     return list(dict.fromkeys(script(decode, **v) for v in out))
 
 
-CAMPAIGN_CACHE = 512
+CAMPAIGN_CACHE = 2048
 """Chunkers an adapter with a ``cache_size`` (impls.Borg) keeps during a campaign: libFuzzer cycles
-through its corpus, each entry with its own parameters and key, and borg's key-derived tables take
-long to build under the sanitizers (rabin-aes ~370 ms, buzhash64 ~80 ms per chunker and kernel)."""
+through its corpus, each entry with its own parameters and key, and borg's chunkers take long to
+construct under the sanitizers (rabin-aes ~50 ms, buzhash64 ~15 ms per chunker and kernel; each
+holds 40-250 KiB, so the cache stays under about 0.5 GiB)."""
+
+CONSTRUCTION_SHARE = 0.25
+"""The share of a campaign's time that constructing the implementation's chunkers may take (see
+:class:`Steering`)."""
+
+
+class Steering:
+    """How often the campaign's mutations may change a case's configuration (chunker, parameters,
+    key, seed, read schedule), so that constructing chunkers takes about CONSTRUCTION_SHARE of the
+    time. Every new configuration makes the implementation construct a chunker per kernel; borg's
+    take milliseconds to tens of milliseconds each under the sanitizers (rabin-aes ~50 ms), as
+    long as tens to hundreds of executions, and with libFuzzer's mutations of the whole input
+    about a third of the executions had a new configuration. The other mutations change only the
+    data (:func:`mutate`), whose chunkers the implementation has made already (``cache_size``).
+
+    ``config_rate`` starts at 1 (libFuzzer's own mutations of the whole input) and is set every
+    WINDOW executions from the share of their time the adapter spent constructing
+    (``Implementation.construction_seconds``), within [MIN_RATE, 1]: an implementation whose
+    chunkers are cheap to make (ours, the model, the stand-in) keeps 1."""
+
+    WINDOW = 256
+    MIN_RATE = 0.02
+
+    def __init__(self, impl):
+        self.impl, self.config_rate = impl, 1.0
+        self._runs, self._seconds, self._made = 0, 0.0, impl.construction_seconds
+
+    def ran(self, seconds: float) -> None:
+        """Count one execution of ``seconds``; every WINDOW executions, set config_rate."""
+        self._runs += 1
+        self._seconds += seconds
+        if self._runs < self.WINDOW:
+            return
+        made = self.impl.construction_seconds
+        share = (made - self._made) / max(self._seconds, 1e-9)
+        scaled = self.config_rate * CONSTRUCTION_SHARE / share if share > 0 else 1.0
+        self.config_rate = min(1.0, max(self.MIN_RATE, scaled))
+        self._runs, self._seconds, self._made = 0, 0.0, made
+
+
+_STEERING: list = []
+
+
+def config_length(raw: bytes) -> int:
+    """How many leading bytes of ``raw`` are the case's configuration: where :func:`decode` starts
+    reading the data (``len(raw)`` when the input ends inside the configuration)."""
+    inp = _Split(raw)
+    decode(inp)
+    return min(inp.split, len(raw))
+
+
+class _Split(Input):
+    """An Input that notes where the data field (the last one) starts."""
+    split = 0
+
+    def rest(self, name: str) -> bytes:
+        self.split = self._pos
+        return super().rest(name)
+
+
+def mutate(raw: bytes, max_size: int, seed: int) -> bytes:
+    """The campaign's libFuzzer custom mutator: with probability ``Steering.config_rate`` (drawn
+    from libFuzzer's ``seed``), or when the input has no data yet, libFuzzer's own mutation of the
+    whole input (its comparison-guided ones, which rewrite a key's bytes, among them); otherwise
+    libFuzzer's own mutation of the data alone, the configuration kept byte for byte."""
+    import atheris
+    split = config_length(raw)
+    rate = _STEERING[0].config_rate if _STEERING else 1.0
+    if split >= len(raw) or random.Random(seed).random() < rate:
+        return atheris.Mutate(raw, max_size)
+    return raw[:split] + atheris.Mutate(raw[split:], max(max_size - split, 1))
+
+
+def _steered(raw: bytes) -> None:
+    start = time.perf_counter()
+    try:
+        run(raw)
+    finally:
+        _STEERING[0].ran(time.perf_counter() - start)
 
 
 def main() -> None:
@@ -357,7 +438,8 @@ def main() -> None:
         print(f"impl_chunks: {line}", file=sys.stderr)
     for fn in DECODER:
         atheris.instrument_func(fn)
-    fuzz_main(TestOneInput, instrument=instrumented_modules(impl))
+    _STEERING[:] = [Steering(impl)]
+    fuzz_main(_steered, instrument=instrumented_modules(impl), mutator=mutate)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,10 @@ class Implementation:
     buffers that are never refilled while a chunk refers to them); borg's is valid only until its
     next chunk."""
 
+    construction_seconds = 0.0
+    """Seconds this adapter has spent constructing chunkers (its own reused chunkers' misses; 0 when
+    construction is not worth counting). A fuzz campaign steers by it (fuzz.impl_chunks.Steering)."""
+
     selectors: dict = {}
     """family -> the environment variable that selects its kernel (a demand, spec 01 §11.1); empty
     when the implementation has no kernel selection (see :meth:`selected_kernel`)."""

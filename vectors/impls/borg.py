@@ -5,6 +5,7 @@ from __future__ import annotations
 import collections
 import importlib
 import io
+import time
 
 from chunkers.families import CHUNKERS, FAMILIES, chunkers_of, family_of
 from chunkers.registry import SINGLE
@@ -105,7 +106,11 @@ class Borg(Implementation):
         if k in cache:
             cache.move_to_end(k)
             return cache[k]
-        chunker = cache[k] = self._make(params, key, seed, kernel, normal_size, sparse)
+        start = time.perf_counter()
+        try:
+            chunker = cache[k] = self._make(params, key, seed, kernel, normal_size, sparse)
+        finally:
+            self.construction_seconds += time.perf_counter() - start
         if len(cache) > self.cache_size:
             cache.popitem(last=False)
         return chunker
