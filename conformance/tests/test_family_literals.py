@@ -53,8 +53,8 @@ def test_the_checker_catches_a_planted_literal(tmp_path):
         "chunkers/bench.py": 'P = ["hashy,1,2,3"]\nQ = "hashy2"\n',
         "chunkers/driver.pyx": 'def g():\n    # "blocky" in a comment\n    return "blocky"\n',
         "chunkers/hashy.pyx": 'NAME = "hashy"\nOTHER = "hashy-two"\n',
-        "model/two.py": 'NAME = "hashy-two"\n',
-        "model/blocky.py": 'X = "hashy"\nY = "blocky"\n',
+        "vectors/model/two.py": 'NAME = "hashy-two"\n',
+        "vectors/model/blocky.py": 'X = "hashy"\nY = "blocky"\n',
         "fuzz/scan_diff_hashy.py": 'T = "hashy"\n',
         "vectors/x.py": 'KIND = ("blocky", "custom")    # a blocky key: not a family\n',
         "conformance/tests/test_x.py": 'N = "hashy"\n',
@@ -64,8 +64,8 @@ def test_the_checker_catches_a_planted_literal(tmp_path):
     assert names == {"hashy": "hashy", "blocky": "blocky", "hashy-two": "hashy"}
     got = sorted((x.path, x.line, x.name) for x in fl.outside(found, names))
     assert got == [("chunkers/api.py", 3, "hashy-two"), ("chunkers/bench.py", 1, "hashy"),
-                   ("chunkers/driver.pyx", 3, "blocky"), ("model/blocky.py", 1, "hashy")]
-    assert ("model/two.py", 1, "hashy-two") not in got     # "two": a word of hashy-two's name
+                   ("chunkers/driver.pyx", 3, "blocky"), ("vectors/model/blocky.py", 1, "hashy")]
+    assert ("vectors/model/two.py", 1, "hashy-two") not in got     # "two": a word of hashy-two's name
 
 
 def test_a_pending_file_may_only_lose_literals(tmp_path, monkeypatch):

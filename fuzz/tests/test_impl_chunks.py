@@ -167,3 +167,48 @@ def test_pytest_impl_reaches_fuzz_tests(impl_name, env, outcome):
     tail = r.stdout.strip().splitlines()[-1]
     assert f" {outcome}" in tail and "skipped" in tail, r.stdout[-3000:]
     assert (r.returncode == 0) == (outcome == "passed"), r.stdout[-3000:]
+
+
+def test_config_length_is_where_the_data_starts():
+    """The custom mutator's split: every byte before it is a configuration field, the rest the data."""
+    head = target.script(target.decode, chunker="rabin-aes", fixed_key=False, key_len=32, key=bytes(range(32)),
+                         reads=2, read_size=[5, 9])
+    for data in (b"", b"\x01", random.Random(32).randbytes(300)):
+        assert target.config_length(head + data) == len(head)
+    assert target.config_length(head[:5]) == 5                  # an input that ends inside the configuration
+
+
+class _Atheris:
+    """A stand-in for atheris.Mutate: marks every byte it was handed (so a test sees what was mutated)."""
+    @staticmethod
+    def Mutate(data, max_size):
+        return bytes(b ^ 0xff for b in data)[:max_size]
+
+
+def test_mutate_keeps_the_configuration_unless_steered_to_change_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "atheris", _Atheris)
+    raw = target.script(target.decode, chunker="buzhash64", data=bytes(64))
+    split = target.config_length(raw)
+    steering = target.Steering(impls.Ours())
+    monkeypatch.setattr(target, "_STEERING", [steering])
+    steering.config_rate = 0.0                                   # data only: the configuration byte for byte
+    out = target.mutate(raw, 4096, seed=7)
+    assert out[:split] == raw[:split] and out[split:] == bytes([0xff]) * 64
+    steering.config_rate = 1.0                                   # libFuzzer's whole-input mutation
+    assert target.mutate(raw, 4096, seed=7) == _Atheris.Mutate(raw, 4096)
+    assert target.mutate(raw[:split - 1], 4096, seed=7) == _Atheris.Mutate(raw[:split - 1], 4096)   # no data yet
+
+
+class _Constructing(impls.Ours):
+    """An adapter whose constructions take a chosen share of each window's time."""
+    construction_seconds = 0.0
+
+
+@pytest.mark.parametrize("share, rate", [(0.0, 1.0), (0.5, 0.5), (1.0, 0.25), (50.0, target.Steering.MIN_RATE)])
+def test_steering_holds_construction_to_its_share(share, rate):
+    impl = _Constructing()
+    steering = target.Steering(impl)
+    for _ in range(target.Steering.WINDOW):
+        impl.construction_seconds += share * 0.001
+        steering.ran(0.001)
+    assert steering.config_rate == pytest.approx(rate)           # from 1.0: 1.0 * 0.25 / share, within bounds
