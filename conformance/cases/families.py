@@ -14,7 +14,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable
 
-from conformance.cases import aes_family, limits, segments
+from conformance.cases import aes_family, fastcdc_limits, segments
 from conformance.cases.common import common_cases, lane_cases
 from conformance.cases.kernels import KERNELS
 from conformance.cases.scan import ScanCase, mask_of
@@ -45,7 +45,7 @@ def _fastcdc_cases(seed: int) -> list:
     def make(group, key, data, align, state, mask):
         return ScanCase("fastcdc", group, key, data, align, state, mask)
     return (common_cases("fastcdc", seed, make) + lane_cases("fastcdc", seed, make) + segments.cases("fastcdc", seed)
-            + limits.cases(seed))
+            + fastcdc_limits.cases(seed))
 
 
 BUZHASH64_WINDOWS = (1, 2, 63, 64, 65, 4095)

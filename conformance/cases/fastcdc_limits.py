@@ -37,6 +37,8 @@ import random
 from conformance.cases.kernels import reference_result, table
 from conformance.cases.scan import ScanCase, mask_of
 
+FAMILY = "fastcdc"
+"""The family these cases are for (its neon kernel)."""
 M64 = (1 << 64) - 1
 WIDTHS = (13, 24, 40)
 """High-mask widths (fastcdc's masks, spec 02 §3): the lowest mask bit 64 - w stays above every
@@ -115,7 +117,7 @@ def cases(seed: int) -> list:
                         data, state = _plant(rng, gear, n, p, _target(rng, m, lane, relation))
                         if not _sound(gear, data, state, m, p, relation):
                             continue
-                        case = ScanCase("fastcdc", f"limit-boundary/{where}/lane{lane}/{relation}", key, data,
+                        case = ScanCase(FAMILY, f"limit-boundary/{where}/lane{lane}/{relation}", key, data,
                                         rng.randrange(64), state, m)
                         if (reference_result(case)[0] == p) == (relation in ("below", "equal")):
                             out.append(case)
