@@ -34,7 +34,8 @@ from __future__ import annotations
 
 import random
 
-from conformance.cases.kernels import reference_result, table
+from conformance.cases.fastcdc_kernels import model_table
+from conformance.cases.kernels import reference_result
 from conformance.cases.scan import ScanCase, mask_of
 
 FAMILY = "fastcdc"
@@ -111,7 +112,7 @@ def cases(seed: int) -> list:
                 for relation in RELATIONS[:3] if lane == 7 else RELATIONS:    # lane 7 has no top bits
                     for _ in range(TRIES):
                         key = rng.choice(keys)
-                        gear = table("model-fastcdc", key)
+                        gear = model_table(key)
                         n = rng.randrange(8, 40) if where == "first" else rng.randrange(64, 600)
                         p = lane if where == "first" else n // 8 * 8 - 8 + lane
                         data, state = _plant(rng, gear, n, p, _target(rng, m, lane, relation))
