@@ -22,6 +22,10 @@ BITS = 64
 REFERENCE = reference(FAMILY)
 """The AES reference kernel (its kernel list's reference row): plants are found on it."""
 CHUNKERS = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
+UHF_KINDS = ("toeplitz-aes", "rabin-aes", "goldilocks-aes")
+"""The AES chunkers by UHF kind (aes.h: AES_TOEPLITZ = 0, AES_RABIN = 1, AES_GOLDILOCKS = 2), the
+tag of the AES loops' marks (conformance.tools.mca): every AES kernel file holds one instance of
+its loop per kind."""
 HISTORY = 64
 P = (1 << 64) - (1 << 32) + 1
 """The goldilocks prime."""
