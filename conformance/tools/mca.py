@@ -162,7 +162,8 @@ def analyse(mcpus=MCPUS, families=FAMILIES, mca: str | None = None) -> list[dict
     for family in families:
         for row in targets(family):
             asm = compile_asm(CSRC / row.source)
-            for tag, name in enumerate(LOOP_TAGS[family]) if family in LOOP_TAGS else ((None, family),):
+            tagged = enumerate(LOOP_TAGS[family]) if family in LOOP_TAGS else ((None, family),)
+            for tag, name in tagged:
                 loop = hot_loop(asm, tag)
                 if loop is None:    # test_mca holds every kernel to a mark: a new one without it is named
                     raise LookupError(f"{row.source}: no CK_MCA_LOOP mark" + (f" for {name}" if tag is not None else ""))
