@@ -515,3 +515,31 @@ def spec10_chunk_rows():
             cells = [c.strip() for c in line.strip().strip("|").split("|")]
             rows.append((params,) + tuple(cells))
     return rows
+
+
+# ---------------------------------------------------------------------------
+# kernel selection (conformance.run.selection)
+
+REFERENCE_KERNELS = {"fastcdc": "scalar", "buzhash64": "scalar", "buzhash": "single", "fixed": "single", "aes": "evp"}
+"""The reference kernel per family: spec 02 §4 (fastcdc ``scalar``, the sequential scan; buzhash64
+the same names, 01 §11.2), 01 §11.4 (the legacy buzhash and fixed: one implementation, ``single``
+in this project), 06 §8.4 (AES: ``evp``, the portable library path)."""
+
+DOCUMENTED_DEFAULTS = {     # docs/kernels.md "Built-in defaults": machine -> family -> first that runs
+    "x86_64": {"fastcdc": ("seg4",), "buzhash64": ("seg4",), "buzhash": ("seg4",),
+               "aes": ("vaes-seg", "vaes256-seg", "vaes", "vaes256", "aes-ni", "evp")},
+    "aarch64": {"fastcdc": ("neon",), "buzhash64": ("blockwise",), "buzhash": ("single",),
+                "aes": ("aes-arm64", "evp")},
+    "*": {"fastcdc": ("blockwise",), "buzhash64": ("blockwise",), "buzhash": ("single",), "aes": ("evp",)},
+}
+
+BORG_DEFAULTS = {           # spec 01 §11.3, borg 2.0.0b25: machine -> family -> first that runs
+    "x86_64": {"fastcdc": ("scalar",), "buzhash64": ("scalar",), "aes": ("vaes", "aes-ni", "evp")},
+    "aarch64": {"fastcdc": ("neon", "blockwise"), "buzhash64": ("blockwise",), "aes": ("aes-arm64", "evp")},
+    "*": {"fastcdc": ("blockwise",), "buzhash64": ("blockwise",), "aes": ("evp",)},
+}
+
+BORG_KERNEL_NAMES = {"fastcdc": ("avx512", "avx2", "neon", "blockwise", "scalar"),
+                     "buzhash64": ("avx512", "avx2", "neon", "blockwise", "scalar"),
+                     "aes": ("vaes", "aes-ni", "aes-arm64", "evp")}
+"""Every kernel name of borg's selectors on any target (spec 01 §11.2, 06 §8.4)."""

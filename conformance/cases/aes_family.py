@@ -13,6 +13,17 @@ from conformance.cases.catalogue import SPAN_LENGTHS
 from conformance.cases.common import common_cases, lane_cases
 from conformance.cases.scan import ScanCase
 
+FAMILY = "aes"
+
+ZERO_PARAMS = [("rabin-aes", 12, 14, 13, 0), ("goldilocks-aes", 6, 12, 8, 2), ("toeplitz-aes", 6, 12, 8, 1)]
+"""The all-zero classification's params (conformance.cases.classes): min size 4096 (every short input
+one chunk), then params cutting the periodic inputs into many short chunks, one per AES chunker."""
+
+CHUNK_PARAMS = ["toeplitz-aes,6,12,8,0", "rabin-aes,6,12,8,1", "goldilocks-aes,6,12,8,2", "toeplitz-aes,6,12,8,3",
+                "rabin-aes,10,16,12,2", "goldilocks-aes,19,23,21,2"]
+"""Params of the chunk-level checks (conformance.cases.families): every NC level at small sizes, the
+three chunkers in turn, then larger ones."""
+
 EDGE_K = (0, 1, (1 << 32) - 1, 1 << 32, P - 2, P - 1)
 """Goldilocks evaluation points at the edges of the field (spec 10 §3.1, plus 0: 09 §2 accepts it)."""
 

@@ -16,9 +16,16 @@ import functools
 from chunkers.registry import reference
 from conformance.cases.scan import ScanCase, aligned, key_bytes
 
-REFERENCE = reference("aes")
+FAMILY = "aes"
+BITS = 64
+"""Bits of the scan state (the UHF digest)."""
+REFERENCE = reference(FAMILY)
 """The AES reference kernel (its kernel list's reference row): plants are found on it."""
 CHUNKERS = ("rabin-aes", "goldilocks-aes", "toeplitz-aes")
+UHF_KINDS = ("toeplitz-aes", "rabin-aes", "goldilocks-aes")
+"""The AES chunkers by UHF kind (aes.h: AES_TOEPLITZ = 0, AES_RABIN = 1, AES_GOLDILOCKS = 2), the
+tag of the AES loops' marks (conformance.tools.mca): every AES kernel file holds one instance of
+its loop per kind."""
 HISTORY = 64
 P = (1 << 64) - (1 << 32) + 1
 """The goldilocks prime."""
@@ -64,3 +71,12 @@ def model(case: ScanCase) -> tuple:
 def digest(key: str, window: bytes) -> int:
     """The digest of a 64-byte window (the true state before a span)."""
     return context(key).digest(window)
+
+
+table = context
+"""The scan adapter's table of a case key: our AESContext."""
+
+
+def window(case: ScanCase) -> int:
+    """The history in front of the span."""
+    return HISTORY

@@ -22,35 +22,35 @@ import io
 import random
 from typing import NamedTuple
 
-from chunkers.families import CHUNKERS as TABLE_CHUNKERS, chunkers_of
+from chunkers.families import CHUNKERS as TABLE_CHUNKERS, FAMILIES as TABLE, chunkers_of
 from conformance.run import engine
-from conformance.cases import keystream
+from conformance.cases import aes_family, keystream
 from conformance.cases.families import FAMILIES
 from conformance.cases.scan import aligned
 from conformance.run.engine import Mismatch
 from vectors.grid import NC_LENGTH, NC_MASK_BITS, NORMAL_SIZES, max_nc
 
-ZERO_PARAMS = {
-    "fastcdc": [("fastcdc", 12, 14, 13, 0), ("fastcdc", 6, 12, 8, 2)],
-    "buzhash64": [("buzhash64", 12, 14, 13, 63, 0), ("buzhash64", 6, 12, 8, 63, 2)],
-    "buzhash": [("buzhash", 12, 14, 13, 63), ("buzhash", 6, 12, 8, 63)],
-    "fixed": [("fixed", 4096, 0), ("fixed", 100, 7)],
-    "aes": [("rabin-aes", 12, 14, 13, 0), ("goldilocks-aes", 6, 12, 8, 2), ("toeplitz-aes", 6, 12, 8, 1)],
-}
-"""Per family: params whose min size (4096) keeps every short input one chunk, then params that cut
-the periodic inputs into many short chunks."""
+_ZERO_FIELDS = ({"chunk_min": 12, "chunk_max": 14, "chunk_mask": 13, "window_size": 63, "nc_level": 0,
+                 "block_size": 4096, "header_size": 0},
+                {"chunk_min": 6, "chunk_max": 12, "chunk_mask": 8, "window_size": 63, "nc_level": 2,
+                 "block_size": 100, "header_size": 7})
 
-_ZERO_FIELDS = ({"chunk_min": 12, "chunk_max": 14, "chunk_mask": 13, "window_size": 63, "nc_level": 0},
-                {"chunk_min": 6, "chunk_max": 12, "chunk_mask": 8, "window_size": 63, "nc_level": 2})
+_OWN_ZERO_PARAMS = {aes_family.FAMILY: aes_family.ZERO_PARAMS}
+"""Families whose own case module chooses their zero params (one per chunker)."""
 
 
 def zero_params(family: str) -> list:
-    """ZERO_PARAMS of ``family``; for a family of the table without an entry there, the same two
-    shapes of its first chunker's params fields (chunkers.families)."""
-    if family in ZERO_PARAMS:
-        return ZERO_PARAMS[family]
+    """The zero params of ``family``: its own module's (_OWN_ZERO_PARAMS), else the two shapes of
+    _ZERO_FIELDS for its first chunker's params fields (chunkers.families)."""
+    if family in _OWN_ZERO_PARAMS:
+        return _OWN_ZERO_PARAMS[family]
     chunker = TABLE_CHUNKERS[chunkers_of(family)[0]]
     return [(chunker.name, *(values[f] for f in chunker.fields)) for values in _ZERO_FIELDS]
+
+
+ZERO_PARAMS = {family: zero_params(family) for family in TABLE}
+"""Per family: params whose min size (4096) keeps every short input one chunk, then params that cut
+the periodic inputs into many short chunks."""
 
 
 SHORT_LENGTHS = tuple(range(1, 81)) + (127, 128, 129, 255, 256, 257, 1023, 1024, 1025)
@@ -85,14 +85,14 @@ class ClassCase(NamedTuple):
 
 
 def _nc_params(chunker: str, bits: int, nc: int) -> tuple:
-    if chunker == "buzhash64":
-        return (chunker, 6, 12, bits, 63, nc)
-    return (chunker, 6, 12, bits, nc)
+    values = {"chunk_min": 6, "chunk_max": 12, "chunk_mask": bits, "window_size": 63, "nc_level": nc}
+    return (chunker, *(values[f] for f in TABLE_CHUNKERS[chunker].fields))
 
 
 def nc_chunkers(family: str) -> tuple:
-    """The chunkers of ``family`` that take nc_level (empty for buzhash and fixed)."""
-    return tuple(c for c in FAMILIES[family].chunkers if c not in ("buzhash", "fixed"))
+    """The chunkers of ``family`` that take nc_level (the table's params fields; none for the legacy
+    buzhash and fixed)."""
+    return tuple(c for c in FAMILIES[family].chunkers if "nc_level" in TABLE_CHUNKERS[c].fields)
 
 
 @functools.lru_cache(maxsize=None)

@@ -25,8 +25,7 @@ from __future__ import annotations
 import random
 
 from chunkers.families import FAMILIES as TABLE
-from conformance.cases import aes_kernels
-from conformance.cases.kernels import reference_result
+from conformance.cases.kernels import reference_result, suite
 from conformance.cases.scan import mask_of
 
 MAX_SPAN = 600
@@ -44,7 +43,7 @@ mask's lowest bit above the planted position: 63 - 7 - 24 + 1 > 23)."""
 
 
 def _word(family: str) -> int:
-    return 32 if family == "buzhash" else 64
+    return suite(family).bits
 
 
 def sparse_mask(rng: random.Random, bits: int, word: int, avoid: int = 0) -> int:
@@ -60,23 +59,21 @@ def sparse_mask(rng: random.Random, bits: int, word: int, avoid: int = 0) -> int
 
 def _span_start(case) -> int:
     """Index in ``case.data`` of the span's first byte (after a window or the AES history)."""
-    if case.family == "aes":
-        return aes_kernels.HISTORY
-    return case.window
+    return suite(case.family).window(case)
 
 
 def _value_at(case, j: int) -> int | None:
     """The value the mask is tested against at span position ``j``, from the family's reference kernel
     with an all-ones mask (None if that stops early, on a zero value). The windowed families test
     before they roll: position j holds the state after j rolls (spec 03 §5)."""
-    windowed = case.family in ("buzhash64", "buzhash")
+    windowed = TABLE[case.family].hash == "cyclic"
     steps = j if windowed else j + 1
     ones = (1 << _word(case.family)) - 1
     pos, state = reference_result(case._replace(data=case.data[:_span_start(case) + steps], mask=ones))
     if pos != (j if windowed else -1):
         return None
-    if case.family == "aes":
-        return int.from_bytes(aes_kernels.context(case.key).encrypt(state)[:8], "little")
+    if TABLE[case.family].hash == "uhf":       # the cut value: the digest's AES block (spec 06 §7.2)
+        return int.from_bytes(suite(case.family).table(case.key).encrypt(state)[:8], "little")
     return state
 
 
@@ -114,7 +111,7 @@ def _planted(family: str, rng: random.Random, keys: list, make) -> list:
                 if reference_result(case)[0] == j:
                     out.append(case)
                     break
-    if family == "aes":
+    if TABLE[family].hash == "uhf":
         return out
     for width in WIDE_BITS:
         gear = TABLE[family].hash == "gear"         # high masks (spec 02 §3)
@@ -171,4 +168,11 @@ def cases(family: str, seed: int, make) -> list:
             out.append(make("mask-sparse", rng.choice(keys), rng.randbytes(n), rng.randrange(64),
                             rng.getrandbits(64), sparse_mask(rng, bits, 64)))
     out += _planted(family, rng, keys, make)
-    return out + (_lane_limits(family, rng, keys, make) if family in ("fastcdc", "buzhash64") else [])
+    return out + (_lane_limits(family, rng, keys, make) if _lane_limited(family) else [])
+
+
+def _lane_limited(family: str) -> bool:
+    """Whether ``family`` gets the lane-limit cases: a 64-bit state planted through its start state
+    (the table's ``hash``: Gear or cyclic, not the AES cut value) - fastcdc and buzhash64, the families
+    with lane kernels."""
+    return TABLE[family].hash in ("gear", "cyclic") and suite(family).bits == 64

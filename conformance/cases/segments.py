@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import random
 
-from conformance.cases.kernels import reference_result, table
-from conformance.cases.scan import ScanCase, mask_of, seed_of
+from chunkers.families import FAMILIES as TABLE
+from chunkers.scanners import scanner
+from conformance.cases.kernels import reference_result, suite
+from conformance.cases.scan import ScanCase, mask_of
 
 CHAINS = 4
 """Segments per round (the K of every ``seg4`` kernel)."""
 
 FASTCDC_LEN, FASTCDC_MIN, GEAR_WINDOW = 4096, 256, 64
-"""fastcdc: bytes per segment, fewest bytes per segment of a last round, Gear warm-up bytes."""
+"""Gear families (fastcdc): bytes per segment, fewest bytes per segment of a last round, Gear warm-up bytes."""
 
 ROLL_LEN, ROLL_MIN = 16384, 256
 """Windowed families: least steps per segment (16 windows if more), fewest (2 windows if more)."""
@@ -42,9 +44,14 @@ PLANT_WIDTH = 8
 """Mask width of planted cases: a random blob hits a given step with probability 2**-8."""
 
 
+def _gear(family: str) -> bool:
+    """Whether ``family`` rolls the Gear hash (the table's ``hash``): no window, high masks."""
+    return TABLE[family].hash == "gear"
+
+
 def geometry(family: str, window: int = 0) -> tuple[int, int]:
     """(segment length, fewest segment length) of ``family``'s seg4 kernel for ``window``."""
-    if family == "fastcdc":
+    if _gear(family):
         return FASTCDC_LEN, FASTCDC_MIN
     return max(ROLL_LEN, 16 * window), max(ROLL_MIN, 2 * window)
 
@@ -69,12 +76,9 @@ def threshold_spans(family: str, window: int = 0) -> list[int]:
 
 
 def _window_state(family: str, key: str, window: bytes) -> int:
-    """The true hash of ``window`` (so planted spans start with an exact state)."""
-    if family == "buzhash64":
-        from chunkers.buzhash64 import window_hash
-        return window_hash(table("buzhash64", key), window)
-    from chunkers.buzhash import window_hash
-    return window_hash(seed_of(key), window)
+    """The true hash of ``window`` (so planted spans start with an exact state), by the family's
+    scan adapter."""
+    return scanner(family).state(suite(family).table(key), window)
 
 
 class _Planter:
@@ -84,7 +88,7 @@ class _Planter:
     def __init__(self, family: str, rng: random.Random, key: str, n: int, window: int):
         self.family, self.rng = family, rng
         self.key, self.n, self.window = key, n, window
-        self.mask = mask_of(PLANT_WIDTH, family == "fastcdc")
+        self.mask = mask_of(PLANT_WIDTH, _gear(family))
         self.state = rng.getrandbits(64)
         for attempt in range(64):
             # one byte, or three where a one-byte window hash cancels (legacy buzhash, w = 64:
@@ -170,13 +174,13 @@ def cases(family: str, seed: int) -> list:
     """The seg groups of ``family``'s scan catalogue (fastcdc, buzhash64, buzhash) for ``seed``."""
     rng = random.Random(seed + 13)
     keys = ["Z", "KS", f"R{seed}"]
-    bits = 32 if family == "buzhash" else 64
+    bits, gear = suite(family).bits, _gear(family)
     out = []
-    for window in (0,) if family == "fastcdc" else SEG_WINDOWS:
+    for window in (0,) if gear else SEG_WINDOWS:
         for n in (n for n in threshold_spans(family, window) if n + window <= CASE_BYTES_MAX):
             # sparse hits, and none (the exit state counts); one of each for the longest spans
             for width in (PLANT_WIDTH + 8, 40)[window >= 4095:]:
-                mask = mask_of(width, family == "fastcdc") & ((1 << bits) - 1) or (1 << bits) - 1
+                mask = mask_of(width, gear) & ((1 << bits) - 1) or (1 << bits) - 1
                 out.append(ScanCase(family, "seg-threshold", rng.choice(keys), rng.randbytes(n + window),
                                     rng.randrange(64), rng.getrandbits(bits), mask, window))
         if window <= 4095:       # planting scans whole spans: fewer plants where they are long

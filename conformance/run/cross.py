@@ -7,7 +7,7 @@ catalogue against the reference kernel and the reference against the model,
 whole-stream chunking of a reduced corpus (CORPUS) against the reference
 kernel and the model, and every golden vector (vectors/, the same check as
 the suite's test_vectors.py::test_vectors). The report lists, per kernel, the
-limit-boundary cases among its scan cases (conformance.cases.limits: each lane
+limit-boundary cases among its scan cases (conformance.cases.fastcdc_limits: each lane
 comparison of fastcdc neon at its limit). On big-endian s390x this is what
 shows that no table, driver, lane extraction or AES block layout (evp: the
 LE64 digest in, the LE64 cut value out, spec 06 §3-4) depends on host byte
@@ -35,7 +35,7 @@ import sys
 from chunkers.clihelp import ArgumentParser
 from conformance.run import audit, engine, job
 from vectors import impls
-from conformance.cases import limits
+from conformance.cases import fastcdc_limits as limits
 from conformance.cases.families import FAMILIES
 
 SEED = 1
@@ -57,13 +57,13 @@ def _kernel_rows(coverage: str, quick: bool = False, families=None, fail_fast: b
 
 
 BOUNDARY = "limit-boundary"
-"""Group prefix of the cases that put each limit-comparing lane at its limit (conformance.cases.limits)."""
+"""Group prefix of the cases that put each limit-comparing lane at its limit (conformance.cases.fastcdc_limits)."""
 
 
 def boundary_cases(families=None) -> dict[str, list[str]]:
     """family -> the group of each limit-boundary case of its scan catalogue (seed SEED, the one
-    the matrix runs on every kernel; conformance.cases.limits, part of the fastcdc catalogue)."""
-    return {"fastcdc": [c.group for c in limits.cases(SEED)]} if "fastcdc" in (families or FAMILIES) else {}
+    the matrix runs on every kernel; conformance.cases.fastcdc_limits, part of the fastcdc catalogue)."""
+    return {limits.FAMILY: [c.group for c in limits.cases(SEED)]} if limits.FAMILY in (families or FAMILIES) else {}
 
 
 def _boundary_lines(rows: list, boundary: dict) -> list[str]:

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 
 import chunkers
+from chunkers.families import FAMILIES as TABLE
 from chunkers.registry import NATIVE, NOT_COVERED
 from conformance.run import audit, engine, impl_cells, parallel, progress, readpath, realfiles, selection
 from conformance.tools import emulate, tiers
@@ -102,7 +103,7 @@ def check_cell(cell: Cell, sources: list, cases: list, reference_sizes: dict, ou
     skipped = {} if skipped is None else skipped
     for m in (model_mismatches(cell.family, cases) if reference else scan_mismatches(cell.family, cell.kernel, cases)):
         _record(cell, m)
-    if ours and cell.family == "aes":       # the portable path's failure handling (06 §9.3)
+    if ours and TABLE[cell.family].hash == "uhf":      # the AES portable path's failure handling (06 §9.3)
         for m in engine.evp_failure_mismatches(cell.kernel):
             _record(cell, m)
     cell.scan_cases = len(cases)

@@ -29,6 +29,7 @@ import tempfile
 import threading
 from typing import NamedTuple
 
+from chunkers.families import CHUNKERS, FAMILIES as TABLE
 from conformance.cases.scan import key_bytes, seed_of
 from conformance.run.engine import Mismatch
 
@@ -36,7 +37,19 @@ FAMILY = "read path"
 UNIT = 64 << 10
 """Hole and data extents are laid out in 64 KiB units: a multiple of every common file system block."""
 
-PARAMS = (("fastcdc", 12, 16, 14, 2), ("buzhash", 12, 16, 14, 4095), ("fixed", 4096, 0))
+
+def _params(chunker, **values) -> tuple:
+    """The params tuple of ``chunker`` (a chunkers.families.Chunker) with its fields from ``values``."""
+    return (chunker.name, *(values[f] for f in chunker.fields))
+
+
+_KEYED, _SEEDED = (next(c for c in CHUNKERS.values() if c.credential == kind) for kind in ("key", "seed"))
+_BLOCKS = next(c for c in CHUNKERS.values() if TABLE[c.family].streamed)
+"""The table's first keyed and first seeded chunker (driver-run: fastcdc, the legacy buzhash) and its
+streamed one (Fixed)."""
+_CDC = dict(chunk_min=12, chunk_max=16, chunk_mask=14, nc_level=2, window_size=4095)
+
+PARAMS = (_params(_KEYED, **_CDC), _params(_SEEDED, **_CDC), _params(_BLOCKS, block_size=4096, header_size=0))
 """A driver-run chunker of each kind and Fixed: 4-64 KiB chunks, several per small file."""
 
 LAYOUTS = {     # name -> (data extents (offset, length), file size in bytes)
@@ -266,7 +279,7 @@ def hostile_row(impl, seed: int) -> Row:
     return t.row("hostile reads")
 
 
-KEPT_PARAMS = (("fastcdc", 12, 16, 14, 2), ("fixed", 1 << 20, 4096))
+KEPT_PARAMS = (_params(_KEYED, **_CDC), _params(_BLOCKS, block_size=1 << 20, header_size=4096))
 """fastcdc: 1 MiB + 64 KiB read buffers, refilled within a 3 MiB file; Fixed: 1 MiB blocks, read
 straight into a read buffer each (docs/read-path.md)."""
 

@@ -28,42 +28,37 @@ import platform
 import tempfile
 from contextlib import ExitStack
 
+from chunkers.families import CHUNKERS, FAMILIES as TABLE, chunkers_of
+from conformance import spec_values
 from conformance.run.engine import Mismatch
 from conformance.run.readpath import Row, guarded
 
 FAMILY = "selection"
 
-SPEC_REFERENCE = {"fastcdc": "scalar", "buzhash64": "scalar", "buzhash": "single", "fixed": "single", "aes": "evp"}
-"""The reference kernel per family: spec 02 §4 (fastcdc ``scalar``, the sequential scan; buzhash64
-the same names, 01 §11.2), 01 §11.4 (the legacy buzhash and fixed: one implementation, ``single``
-in this project), 06 §8.4 (AES: ``evp``, the portable library path)."""
+SPEC_REFERENCE = spec_values.REFERENCE_KERNELS
+"""The reference kernel per family (spec 02 §4, 01 §11.2, 01 §11.4, 06 §8.4)."""
 
-DOCUMENTED_DEFAULTS = {     # docs/kernels.md "Built-in defaults": machine -> family -> first that runs
-    "x86_64": {"fastcdc": ("seg4",), "buzhash64": ("seg4",), "buzhash": ("seg4",),
-               "aes": ("vaes-seg", "vaes256-seg", "vaes", "vaes256", "aes-ni", "evp")},
-    "aarch64": {"fastcdc": ("neon",), "buzhash64": ("blockwise",), "buzhash": ("single",),
-                "aes": ("aes-arm64", "evp")},
-    "*": {"fastcdc": ("blockwise",), "buzhash64": ("blockwise",), "buzhash": ("single",), "aes": ("evp",)},
-}
+DOCUMENTED_DEFAULTS = spec_values.DOCUMENTED_DEFAULTS
+"""docs/kernels.md "Built-in defaults": machine -> family -> first that runs."""
 
-BORG_DEFAULTS = {           # spec 01 §11.3, borg 2.0.0b25: machine -> family -> first that runs
-    "x86_64": {"fastcdc": ("scalar",), "buzhash64": ("scalar",), "aes": ("vaes", "aes-ni", "evp")},
-    "aarch64": {"fastcdc": ("neon", "blockwise"), "buzhash64": ("blockwise",), "aes": ("aes-arm64", "evp")},
-    "*": {"fastcdc": ("blockwise",), "buzhash64": ("blockwise",), "aes": ("evp",)},
-}
+BORG_DEFAULTS = spec_values.BORG_DEFAULTS
+"""Spec 01 §11.3, borg 2.0.0b25: machine -> family -> first that runs."""
 
-SPEC_NAMES = {"fastcdc": ("avx512", "avx2", "neon", "blockwise", "scalar"),
-              "buzhash64": ("avx512", "avx2", "neon", "blockwise", "scalar"),
-              "aes": ("vaes", "aes-ni", "aes-arm64", "evp")}
+SPEC_NAMES = spec_values.BORG_KERNEL_NAMES
 """Every kernel name of borg's selectors on any target (spec 01 §11.2, 06 §8.4): one its build does
 not list here is refused like any unknown name."""
 
-PROBE = {"fastcdc": "fastcdc,10,16,12,2", "buzhash64": "buzhash64,10,16,12,63,2", "buzhash": "buzhash,10,16,12,63",
-         "aes": "rabin-aes,10,16,12,2"}
-"""Params of the chunker made per selection check (small: only its ``kernel`` is looked at)."""
+_PROBE_FIELDS = {"chunk_min": 10, "chunk_max": 16, "chunk_mask": 12, "window_size": 63, "nc_level": 2}
+SELECTABLE = tuple(f.name for f in TABLE.values() if f.env_var)
+"""The families with a kernel selector (the family table's ``env_var``), in table order."""
 
-VARIABLES = {f: f"CHUNKERS_{f.upper()}_KERNEL" for f in PROBE}
-"""The selector per family (docs/kernels.md, "The kernel lists")."""
+PROBE = {f: ",".join([c, *(str(_PROBE_FIELDS[x]) for x in CHUNKERS[c].fields)])
+         for f in SELECTABLE for c in chunkers_of(f)[:1]}
+"""Params of the chunker made per selection check: the family's first chunker, small (only its
+``kernel`` is looked at)."""
+
+VARIABLES = {f: TABLE[f].env_var for f in SELECTABLE}
+"""The selector per family (the family table; docs/kernels.md, "The kernel lists")."""
 DEFAULTS_FILE, HIDE = "CHUNKERS_DEFAULTS", "CHUNKERS_CPU_HIDE"
 
 
@@ -203,9 +198,9 @@ def ours_precedence() -> tuple:
 
 def _needing_feature(runs_by_family: dict) -> tuple | None:
     """(family, kernel, feature) for a kernel that runs here and needs a CPU feature (the lists'
-    own requirements: what a hidden feature takes away), preferring fastcdc's; None if none."""
+    own requirements: what a hidden feature takes away), the first family's in table order; None if none."""
     from chunkers import registry
-    for family in ("fastcdc", "buzhash64", "aes"):
+    for family in runs_by_family:
         for k in registry.rows(family):
             if k.name in runs_by_family[family] and k.cpu:
                 return family, k.name, k.cpu[-1]
@@ -215,11 +210,12 @@ def _needing_feature(runs_by_family: dict) -> tuple | None:
 def ours_defaults_file() -> tuple:
     problems, made, note = [], 0, ""
     with tempfile.TemporaryDirectory(prefix="conformance-selection-") as d:
-        bad = _defaults_file(d, {"fastcdc": "no-such-kernel"})
+        first = SELECTABLE[0]
+        bad = _defaults_file(d, {first: "no-such-kernel"})
         made += 1
-        _one_line_refusal("a defaults file naming an unknown kernel", _made("fastcdc", **{DEFAULTS_FILE: bad}),
+        _one_line_refusal("a defaults file naming an unknown kernel", _made(first, **{DEFAULTS_FILE: bad}),
                           "no-such-kernel", problems)
-        found = _needing_feature({f: _runnable(f) for f in ("fastcdc", "buzhash64", "aes")})
+        found = _needing_feature({f: _runnable(f) for f in SELECTABLE})
         if found is None:
             note = "no kernel that runs here needs a CPU feature: the hidden-feature refusal not checked"
         else:
@@ -244,7 +240,7 @@ def ours_bad_names() -> tuple:
             made += 2
             _one_line_refusal(f"{family}: kernel={name!r}", _made(family, name), name, problems)
             _one_line_refusal(f"{family}: {var}={name!r}", _made(family, **{var: name}), name, problems)
-    found = _needing_feature({f: _runnable(f) for f in ("fastcdc", "buzhash64", "aes")})
+    found = _needing_feature({f: _runnable(f) for f in SELECTABLE})
     if found:
         family, kernel, feature = found
         made += 1

@@ -5,7 +5,7 @@ the provenance recorded at run time names that file (csrc/kernel.h, CK_RECORD).
 Two portable rows of one list with their functions swapped give identical output, identical
 instruction classes and (their symbols naming each other's rows) identical recorded names;
 the source file is what tells them apart. Also the limit-boundary catalogue
-(conformance.cases.limits): each case puts the lane it names at its limit, alone in its block.
+(conformance.cases.fastcdc_limits): each case puts the lane it names at its limit, alone in its block.
 """
 
 import os
@@ -16,7 +16,7 @@ import subprocess
 import pytest
 
 import chunkers
-from conformance.cases import limits
+from conformance.cases import fastcdc_limits as limits
 from conformance.cases.kernels import table
 from conformance.run import cross, proof
 from conformance.tools import isa

@@ -50,6 +50,7 @@ import time
 from pathlib import Path
 
 from chunkers.clihelp import ArgumentParser
+from chunkers.families import FAMILIES as TABLE
 from chunkers.console import to_devnull
 from chunkers.tune import cpu_model
 from conformance.tools import failure_line
@@ -88,7 +89,7 @@ def probe(cc: list[str] | None = None) -> dict[str, float | str]:
     for line in out.splitlines():
         name, value, *unit = line.split()
         found[name] = float(value)
-        if name in ("aes", "gather"):
+        if name in ("aes", "gather"):       # the AES-128 block ceiling: not a family
             found[name + "_width"] = unit[-1]
     return found
 
@@ -126,6 +127,20 @@ def read_ceiling(size: int = READ_SIZE, block: int = READ_BLOCK, runs: int = 7) 
     return size / best / 1e6
 
 
+LOOPS = {"gear": ("gear1", "gear4"), "cyclic": ("roll1", "roll4")}
+"""ceilings.c's sequential and 4-chain loops per rolling hash (the family table's ``hash``): the Gear
+loop, the 64-bit cyclic roll."""
+
+
+def _loop_families() -> list[tuple[str, tuple[str, str]]]:
+    """(family, its LOOPS entry) for the first family of the table of each hash of LOOPS (fastcdc's
+    Gear loop, buzhash64's roll): the family the rows are named for."""
+    first = {}
+    for family in TABLE.values():
+        first.setdefault(family.hash, family.name)
+    return [(first[h], loops) for h, loops in LOOPS.items() if h in first]
+
+
 def rows(found: dict, read_mb_s: float | str | None, block: int = READ_BLOCK) -> list[dict]:
     """The table: {key, what, value, unit, mb_s, ratio} per ceiling. value: per cycle of the
     mean clock (the clock row: its GHz, before and after); mb_s: MB/s; ratio: the segment
@@ -140,13 +155,13 @@ def rows(found: dict, read_mb_s: float | str | None, block: int = READ_BLOCK) ->
     out = [{"key": "clock", "what": "clock (dependent register adds)", "value": round(hz / 1e9, 3), "unit": "GHz",
             "mb_s": None, "ratio": None,
             "range": [round(found["clock_before"] / 1e9, 3), round(found["clock_after"] / 1e9, 3)]}]
-    for family, one, four in (("fastcdc", "gear1", "gear4"), ("buzhash64", "roll1", "roll4")):
+    for family, (one, four) in _loop_families():
         out.append(row(f"{family}_sequential", f"{family}: the sequential loop", found[one], "B/cycle"))
         out.append(row(f"{family}_segments", f"{family}: 4 segment chains, no cut test", found[four], "B/cycle",
                        ratio=round(found[four] / found[one], 3)))
     out.append(row("lookups", "byte-then-table lookups", found["lookups"], "per cycle", mb=False))
-    if "aes" in found:
-        out.append(row("aes", f"AES-128 blocks ({found['aes_width']}), one per position", found["aes"],
+    if "aes" in found:      # the AES-128 block ceiling: not a family
+        out.append(row("aes", f"AES-128 blocks ({found['aes_width']}), one per position", found["aes"],  # not a family
                        "blocks/cycle") | {"width": found["aes_width"]})
     if "gather" in found:
         out.append({"key": "gather", "what": f"64-bit gather ({found['gather_width']})",

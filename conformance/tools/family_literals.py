@@ -54,17 +54,6 @@ ALLOWED = {
 
 PENDING = {
     "chunkers/params.py": 13,
-    "conformance/cases/classes.py": 19,
-    "conformance/cases/common.py": 2,
-    "conformance/cases/families.py": 55,
-    "conformance/cases/kernels.py": 8,
-    "conformance/cases/keystream.py": 30,
-    "conformance/cases/mask_shapes.py": 8,
-    "conformance/cases/segments.py": 7,
-    "conformance/run/job.py": 1,
-    "conformance/tools/ceilings.py": 6,
-    "conformance/tools/emulate/bind.py": 5,
-    "conformance/tools/mca.py": 5,
     "fuzz/chunker_stream.py": 7,
     "fuzz/impl_chunks.py": 3,
     "fuzz/params_parse.py": 43,

@@ -41,16 +41,17 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunkers.clihelp import ArgumentParser
-from chunkers.families import kernel_families
+from chunkers.families import FAMILIES as TABLE, kernel_families
 from chunkers.registry import PORTABLE, rows
+from conformance.cases import aes_kernels
 from conformance.tools import failure_line
 
 ROOT = Path(__file__).resolve().parents[2]
 CSRC = ROOT / "chunkers" / "csrc"
 FAMILIES = kernel_families()
-AES_KINDS = ("toeplitz-aes", "rabin-aes", "goldilocks-aes")
-"""The AES chunkers by UHF kind (aes.h: AES_TOEPLITZ = 0, AES_RABIN = 1, AES_GOLDILOCKS = 2), the
-tag of the AES loops' marks: every AES kernel file holds one instance of its loop per kind."""
+LOOP_TAGS = {aes_kernels.FAMILY: aes_kernels.UHF_KINDS}
+"""Family -> its chunkers by the tag of its loops' marks, for a family whose kernel files hold one
+instance of their loop per chunker (the AES chunkers, by UHF kind)."""
 MCPUS = ("znver4", "sapphirerapids")
 
 
@@ -161,7 +162,8 @@ def analyse(mcpus=MCPUS, families=FAMILIES, mca: str | None = None) -> list[dict
     for family in families:
         for row in targets(family):
             asm = compile_asm(CSRC / row.source)
-            for tag, name in enumerate(AES_KINDS) if family == "aes" else ((None, family),):
+            tagged = enumerate(LOOP_TAGS[family]) if family in LOOP_TAGS else ((None, family),)
+            for tag, name in tagged:
                 loop = hot_loop(asm, tag)
                 if loop is None:    # test_mca holds every kernel to a mark: a new one without it is named
                     raise LookupError(f"{row.source}: no CK_MCA_LOOP mark" + (f" for {name}" if tag is not None else ""))
@@ -178,7 +180,7 @@ def analyse(mcpus=MCPUS, families=FAMILIES, mca: str | None = None) -> list[dict
 def targets(family: str) -> list:
     """The kernels of ``family`` analysed: x86-64 and portable ones (the AES family: x86-64 only,
     its portable path is OpenSSL's loop, not ours)."""
-    wanted = ("x86-64",) if family == "aes" else ("x86-64", PORTABLE)
+    wanted = ("x86-64",) if TABLE[family].hash == "uhf" else ("x86-64", PORTABLE)
     return [r for r in rows(family) if r.target in wanted]
 
 

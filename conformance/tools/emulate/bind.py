@@ -1,6 +1,7 @@
 """Binders: a family's ScanCase laid out in guest memory and its kernel called there.
 
-A binder takes the machine and the kernel's symbol and returns ``call(case)``
+A binder, per rolling hash (the family table's ``hash``), takes the machine, the kernel's symbol
+and the family and returns ``call(case)``
 giving what the family's native ``run`` (conformance.cases.kernels) returns, from
 the same tables (the extension's, cached by conformance.cases.kernels).
 """
@@ -10,8 +11,8 @@ from __future__ import annotations
 import functools
 import struct
 
-from conformance.cases.aes_kernels import HISTORY, context
-from conformance.cases.kernels import table
+from chunkers.families import FAMILIES as TABLE
+from conformance.cases.kernels import suite
 from vectors.model.buzhash64 import rotated
 
 from .blob import build
@@ -27,20 +28,25 @@ def _i64(v: int) -> int:
     return struct.unpack("<q", struct.pack("<Q", v))[0]
 
 
-def fastcdc(m: Machine, symbol: str):
-    """``scan(gear, p, n, &fp, mask)`` (spec 02 §4): gear and fp in the argument area."""
+def gear(m: Machine, symbol: str, family: str):
+    """``scan(gear, p, n, &fp, mask)`` (spec 02 §4, fastcdc): gear and fp in the argument area."""
+    table = suite(family).table
+
     def call(case):
-        m.write(ARGS, struct.pack("<257Q", *table("fastcdc", case.key), case.state))
+        m.write(ARGS, struct.pack("<257Q", *table(case.key), case.state))
         p = m.put_input(case.data)
         r = m.call(symbol, ARGS, p, len(case.data), ARGS + 2048, case.mask)
         return _i64(r), _u64(m.read(ARGS + 2048, 8))
     return call
 
 
-def buzhash64(m: Machine, symbol: str):
-    """``scan(T, Trot, pr, pa, n, &sum, mask)`` (spec 03 §5): pa = pr + window, n steps."""
+def cyclic(m: Machine, symbol: str, family: str):
+    """``scan(T, Trot, pr, pa, n, &sum, mask)`` (spec 03 §5, buzhash64: 64-bit tables): pa = pr + window,
+    n steps."""
+    table = suite(family).table
+
     def call(case):
-        t = table("buzhash64", case.key)
+        t = table(case.key)
         m.write(ARGS, struct.pack("<513Q", *t, *rotated(t, case.window), case.state))
         p = m.put_input(case.data)
         j = m.call(symbol, ARGS, ARGS + 2048, p, p + case.window, len(case.data) - case.window, ARGS + 4096,
@@ -49,21 +55,26 @@ def buzhash64(m: Machine, symbol: str):
     return call
 
 
-def aes(m: Machine, symbol: str):
-    """``scan(ctx, p, n, &st, mask)`` (spec 06 §7.2): the context's bytes as the kernel reads them
-    (chunkers.aes.AESContext.context_bytes: UHF tables, round keys) and st in the argument area,
-    p just past the case's 64-byte history."""
+def uhf(m: Machine, symbol: str, family: str):
+    """``scan(ctx, p, n, &st, mask)`` (spec 06 §7.2, the AES chunkers): the context's bytes as the kernel
+    reads them (chunkers.aes.AESContext.context_bytes: UHF tables, round keys) and st in the argument
+    area, p just past the case's history."""
+    table, window = suite(family).table, suite(family).window
+
     def call(case):
-        ctx = context(case.key).context_bytes()
+        ctx = table(case.key).context_bytes()
+        history = window(case)
         st = ARGS + len(ctx)
         m.write(ARGS, ctx + struct.pack("<Q", case.state))
         p = m.put_input(case.data)
-        r = m.call(symbol, ARGS, p + HISTORY, len(case.data) - HISTORY, st, case.mask)
+        r = m.call(symbol, ARGS, p + history, len(case.data) - history, st, case.mask)
         return _i64(r), _u64(m.read(st, 8))
     return call
 
 
-BINDERS = {"fastcdc": fastcdc, "buzhash64": buzhash64, "aes": aes}
+BINDERS = {"gear": gear, "cyclic": cyclic, "uhf": uhf}
+"""The table's ``hash`` of a family -> its binder (the layout its scan kernels take; ``cyclic``:
+64-bit tables, buzhash64's)."""
 
 
 @functools.cache
@@ -80,7 +91,7 @@ def runner(family: str, symbol: str, kernel: str):
     from every real result."""
     from vectors.impls.provenance import wrong_code
     m = machine()
-    call = BINDERS[family](m, symbol)
+    call = BINDERS[TABLE[family].hash](m, symbol, family)
 
     def run(case):
         m.take_provenance()

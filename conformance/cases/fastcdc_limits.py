@@ -34,9 +34,12 @@ from __future__ import annotations
 
 import random
 
-from conformance.cases.kernels import reference_result, table
+from conformance.cases.fastcdc_kernels import model_table
+from conformance.cases.kernels import reference_result
 from conformance.cases.scan import ScanCase, mask_of
 
+FAMILY = "fastcdc"
+"""The family these cases are for (its neon kernel)."""
 M64 = (1 << 64) - 1
 WIDTHS = (13, 24, 40)
 """High-mask widths (fastcdc's masks, spec 02 §3): the lowest mask bit 64 - w stays above every
@@ -109,13 +112,13 @@ def cases(seed: int) -> list:
                 for relation in RELATIONS[:3] if lane == 7 else RELATIONS:    # lane 7 has no top bits
                     for _ in range(TRIES):
                         key = rng.choice(keys)
-                        gear = table("model-fastcdc", key)
+                        gear = model_table(key)
                         n = rng.randrange(8, 40) if where == "first" else rng.randrange(64, 600)
                         p = lane if where == "first" else n // 8 * 8 - 8 + lane
                         data, state = _plant(rng, gear, n, p, _target(rng, m, lane, relation))
                         if not _sound(gear, data, state, m, p, relation):
                             continue
-                        case = ScanCase("fastcdc", f"limit-boundary/{where}/lane{lane}/{relation}", key, data,
+                        case = ScanCase(FAMILY, f"limit-boundary/{where}/lane{lane}/{relation}", key, data,
                                         rng.randrange(64), state, m)
                         if (reference_result(case)[0] == p) == (relation in ("below", "equal")):
                             out.append(case)
