@@ -65,7 +65,6 @@ PENDING = {
     "conformance/tools/ceilings.py": 6,
     "conformance/tools/emulate/bind.py": 5,
     "conformance/tools/mca.py": 5,
-    "fuzz/impl_chunks.py": 3,
     "fuzz/params_parse.py": 43,
     "fuzz/planted.py": 5,
     "fuzz/scan_diff.py": 11,
