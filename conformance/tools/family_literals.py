@@ -53,7 +53,6 @@ ALLOWED = {
 """Files that may name any family, and why."""
 
 PENDING = {
-    "chunkers/params.py": 13,
     "conformance/cases/classes.py": 19,
     "conformance/cases/common.py": 2,
     "conformance/cases/families.py": 55,
