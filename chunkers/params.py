@@ -24,9 +24,6 @@ _CDC_NC = _CDC + ("nc_level",)
 _WINDOWED = _CDC + ("window_size",)
 _WINDOWED_NC = _CDC + ("window_size", "nc_level")
 _BLOCKS = ("block_size", "header_size")
-HASH_NC = tuple(c.name for c in CHUNKERS.values() if c.fields == _CDC_NC)
-"""The chunkers whose params are ``name,chunk_min,chunk_max,chunk_mask,nc_level`` (fastcdc, the AES
-chunkers, any family of that shape in chunkers.families)."""
 NAMELESS = next(c.name for c in CHUNKERS.values() if c.fields == _WINDOWED)
 """The chunker of borg 1.x's nameless ``chunk_min,chunk_max,chunk_mask,window_size`` (the legacy
 buzhash, the table's one chunker of that shape)."""
