@@ -105,3 +105,8 @@ def scan_families() -> tuple:
 def kernel_families() -> tuple:
     """The families with a kernel list (a compiled extension), in FAMILIES order."""
     return tuple(f.name for f in FAMILIES.values() if f.sources is not None)
+
+
+DEFAULT_PARAMS = ("fastcdc", 19, 23, 21, 2)
+"""The params tuple the params string ``default`` stands for: borg 2.0.0b25's file-content
+default chunker (spec 01 §2, §4.2)."""

@@ -12,16 +12,21 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from chunkers.families import CHUNKERS, chunkers_of
+from chunkers.families import CHUNKERS, DEFAULT_PARAMS
 
 MAX_DATA_SIZE = 20_971_479
 """Largest permitted max_size in bytes (borg's MAX_DATA_SIZE, spec 01 §4.1)."""
 
-AES_CHUNKERS = chunkers_of("aes")
-_CDC_NC = ("chunk_min", "chunk_max", "chunk_mask", "nc_level")
-HASH_NC = tuple(c.name for c in CHUNKERS.values() if c.fields == _CDC_NC)
-"""The chunkers whose params are ``name,chunk_min,chunk_max,chunk_mask,nc_level`` (fastcdc, the AES
-chunkers, any family of that shape in chunkers.families)."""
+# The params shapes of spec 01 §4.2, as the family table's Chunker.fields: parse_params dispatches on
+# the shape of the chunker a string names.
+_CDC = ("chunk_min", "chunk_max", "chunk_mask")
+_CDC_NC = _CDC + ("nc_level",)
+_WINDOWED = _CDC + ("window_size",)
+_WINDOWED_NC = _CDC + ("window_size", "nc_level")
+_BLOCKS = ("block_size", "header_size")
+NAMELESS = next(c.name for c in CHUNKERS.values() if c.fields == _WINDOWED)
+"""The chunker of borg 1.x's nameless ``chunk_min,chunk_max,chunk_mask,window_size`` (the legacy
+buzhash, the table's one chunker of that shape)."""
 
 _U64 = (1 << 64) - 1
 
@@ -193,12 +198,15 @@ def _named(name: str, check, *args) -> None:
         raise ParamsError(f"{name}: {e}") from None
 
 
-DEFAULT_PARAMS = ("fastcdc", 19, 23, 21, 2)
-"""What ``default`` stands for (spec 01 §4.2)."""
+def _syntax(name: str) -> str:
+    """``name,field,...`` of the table's chunker ``name``, its optional trailing fields in brackets."""
+    c = CHUNKERS[name]
+    required = len(c.fields) - c.optional
+    return ",".join([name, *c.fields[:required]]) + "".join(f"[,{f}]" for f in c.fields[required:])
 
 
 def resolved(params: tuple) -> tuple:
-    """``params`` with ``("default",)`` replaced by DEFAULT_PARAMS."""
+    """``params`` with ``("default",)`` replaced by DEFAULT_PARAMS (chunkers.families)."""
     return DEFAULT_PARAMS if params == ("default",) else params
 
 
@@ -226,35 +234,36 @@ def parse_params(s) -> tuple:
     fields = s.strip().split(",")
     count = len(fields)
     name = fields[0].lower()
+    shape = CHUNKERS[name].fields if name in CHUNKERS else None
     if name == "fail" and count == 3:
         return ("fail", _ints(fields[1:2])[0], fields[2])
-    if name == "fixed" and count in (2, 3):
+    if shape == _BLOCKS and count in (2, 3):
         block_size, header_size = _ints(fields[1:]) + [0] * (3 - count)
         if block_size < 64:
-            raise ParamsError(f"fixed: block_size must be >= 64, got {block_size}")
+            raise ParamsError(f"{name}: block_size must be >= 64, got {block_size}")
         if block_size > MAX_DATA_SIZE:
-            raise ParamsError(f"fixed: block_size must be <= {MAX_DATA_SIZE}, got {block_size}")
+            raise ParamsError(f"{name}: block_size must be <= {MAX_DATA_SIZE}, got {block_size}")
         if header_size > MAX_DATA_SIZE:
-            raise ParamsError(f"fixed: header_size must be <= {MAX_DATA_SIZE}, got {header_size}")
-        _named("fixed", check_fixed, block_size, header_size)
-        return ("fixed", block_size, header_size)
+            raise ParamsError(f"{name}: header_size must be <= {MAX_DATA_SIZE}, got {header_size}")
+        _named(name, check_fixed, block_size, header_size)
+        return (name, block_size, header_size)
     if name == "default" and count == 1:
         return ("default",)
-    if name == "buzhash64":
+    if shape == _WINDOWED_NC:
         if count != 6:
-            raise ParamsError("buzhash64 params must be buzhash64,chunk_min,chunk_max,chunk_mask,window_size,nc_level")
+            raise ParamsError(f"{name} params must be {_syntax(name)}")
         lo, hi, mask_bits, window, nc = _ints(fields[1:])
         _check_cdc(name, lo, hi, mask_bits)
         if window + (1 << lo) + 1 > (1 << hi):
-            raise ParamsError(f"buzhash64: need window_size + 2**chunk_min + 1 <= 2**chunk_max, got "
+            raise ParamsError(f"{name}: need window_size + 2**chunk_min + 1 <= 2**chunk_max, got "
                               f"window_size={window}")
         _check_nc(name, mask_bits, nc)
         _named(name, check_window, window, lo, hi)
         _named(name, check_common, lo, hi, mask_bits, nc)
         return (name, lo, hi, mask_bits, window, nc)
-    if name in HASH_NC:
+    if shape == _CDC_NC:
         if count != 5:
-            raise ParamsError(f"{name} params must be {name},chunk_min,chunk_max,chunk_mask,nc_level")
+            raise ParamsError(f"{name} params must be {_syntax(name)}")
         lo, hi, mask_bits, nc = _ints(fields[1:])
         _check_cdc(name, lo, hi, mask_bits)
         if lo >= hi:
@@ -262,17 +271,16 @@ def parse_params(s) -> tuple:
         _check_nc(name, mask_bits, nc)
         _named(name, check_common, lo, hi, mask_bits, nc)
         return (name, lo, hi, mask_bits, nc)
-    if (name == "buzhash" and count == 5) or (count == 4 and all(f.strip().isdecimal() for f in fields)):
+    if (shape == _WINDOWED and count == 5) or (count == 4 and all(f.strip().isdecimal() for f in fields)):
+        name = name if count == 5 else NAMELESS
         lo, hi, mask_bits, window = _ints(fields[-4:])
-        _check_cdc("buzhash", lo, hi, mask_bits)
+        _check_cdc(name, lo, hi, mask_bits)
         if window % 2 == 0:
-            raise ParamsError(f"buzhash: window_size must be odd, got {window}")
-        _named("buzhash", check_window, window, lo, hi)
-        _named("buzhash", check_common, lo, hi, mask_bits, 0)
-        return ("buzhash", lo, hi, mask_bits, window)
-    if name == "buzhash":
-        raise ParamsError("buzhash params must be buzhash,chunk_min,chunk_max,chunk_mask,window_size")
-    if name == "fixed":
-        raise ParamsError("fixed params must be fixed,block_size[,header_size]")
+            raise ParamsError(f"{name}: window_size must be odd, got {window}")
+        _named(name, check_window, window, lo, hi)
+        _named(name, check_common, lo, hi, mask_bits, 0)
+        return (name, lo, hi, mask_bits, window)
+    if shape is not None:
+        raise ParamsError(f"{name} params must be {_syntax(name)}")
     raise ParamsError(f"invalid chunker params: {s!r} (expected {', '.join(CHUNKERS)} or default, then "
                       f"comma-separated integers)")

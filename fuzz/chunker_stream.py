@@ -38,6 +38,7 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # 
 from chunkers import driver  # noqa: E402
 from chunkers.api import credential, make_chunker  # noqa: E402
 from chunkers.families import CHUNKERS as TABLE  # noqa: E402
+from chunkers.families import FAMILIES  # noqa: E402
 from chunkers.params import MAX_DATA_SIZE  # noqa: E402
 from chunkers.registry import all_names, reference, why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
@@ -79,6 +80,11 @@ class ChunkerKind(NamedTuple):
     @property
     def reference(self) -> str:
         return reference(self.family)
+
+    @property
+    def hash(self) -> str:
+        """Its family's rolling hash (chunkers.families: Family.hash); "uhf": an AES chunker."""
+        return FAMILIES[self.family].hash
 
 
 _SIZES = (Field("chunk_min_exp", 0, 12), Field("chunk_max_exp", 1, 16), Field("hash_mask_bits", 0, 14))
@@ -212,7 +218,7 @@ def invalid_because(case: dict):
         return "normal_size"
     if case["normal_size"] and not kind.normal_size:
         return "normal_size without normalized chunking"
-    if kind.algo == "fixed":
+    if kind.shortest_cut is None:              # fixed sizes
         if not (values[0] <= MAX_DATA_SIZE and -(1 << 63) <= values[1] <= MAX_DATA_SIZE):
             return "fixed size bound"           # ours (Fixed docstring); borg and the model check nothing
     elif not all(0 <= e <= 64 for e in values[:2]):   # 2**e would be absurd; invalid by 01 §4.1 checks 1-2
@@ -221,7 +227,7 @@ def invalid_because(case: dict):
     if m is None:
         return ...
     try:
-        if kind.family == "aes":                # the checks of 06 §9.1 without the (slow) key expansion
+        if kind.hash == "uhf":                  # the checks of 06 §9.1 without the (slow) key expansion
             m.aes.check_params(*values)
         else:
             m.chunk_sizes((kind.algo, *values), b"", seed=case["seed"])
@@ -354,13 +360,15 @@ def seeds() -> list:
             out.append(dict(base, fd_read_size=size, repeat=8, data=generators.sha_ctr(8000)))
         out.append(dict(base, chunk_min_exp=6, chunk_max_exp=7, hash_window_size=63, block_size=1,
                         header_size=-1, data=generators.sha_ctr(900)))
-    for algo in ("rabin-aes", "goldilocks-aes", "toeplitz-aes"):    # the window-size minimum (spec 06 §9.1)
+    for algo in (a for a, k in CHUNKERS.items() if k.hash == "uhf"):    # the window-size minimum (spec 06 §9.1)
         out.append(dict(chunker=algo, chunk_min_exp=5, chunk_max_exp=10, hash_mask_bits=7, kernel=None, data=b"x"))
         out.append(dict(chunker=algo, chunk_min_exp=6, chunk_max_exp=7, hash_mask_bits=2, kernel="aes-ni",
                         data=generators.lcg(700)))
-    out.append(dict(chunker="buzhash", chunk_min_exp=6, chunk_max_exp=10, hash_window_size=16, seed_is_wild=True,
+    seeded = next(a for a, k in CHUNKERS.items() if k.credential == "seed")
+    out.append(dict(chunker=seeded, chunk_min_exp=6, chunk_max_exp=10, hash_window_size=16, seed_is_wild=True,
                     seed_wild=1 << 31, kernel="single", data=b"x"))
-    out.append(dict(chunker="fixed", block_size=64, header_size=0, normal_size_set=True, normal_size=5, kernel=None,
+    fixed = next(a for a, k in CHUNKERS.items() if k.shortest_cut is None)      # fixed sizes, no normal size
+    out.append(dict(chunker=fixed, block_size=64, header_size=0, normal_size_set=True, normal_size=5, kernel=None,
                     data=b"x"))
     return list(dict.fromkeys(script(decode, **v) for v in out))    # nc_level is no field of buzhash, fixed
 

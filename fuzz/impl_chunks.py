@@ -144,6 +144,12 @@ def _sizes(inp: Input, lo_min: int, windowed: bool):
     return min_exp, inp.int("chunk_max_exp", lo, max(lo, 16)), window
 
 
+def _min_exp(kind) -> int:
+    """The smallest chunk_min_exp drawn for ``kind``: 6 for an AES chunker (min size at least its
+    64-byte window, spec 06 §9.1), else 1."""
+    return 6 if kind.hash == "uhf" else 1
+
+
 def _mask(inp: Input, nc: int) -> int:
     return inp.int("hash_mask_bits", nc + 1, 24)       # mask - nc >= 1, mask + nc <= 48
 
@@ -166,7 +172,7 @@ def decode(inp: Input) -> dict:
     if "chunk_mask" not in fields:      # fixed sizes
         params = (algo, inp.int("block_size", 1, 4096), inp.int("header_size", -8, 4096))
     else:
-        mn, mx, w = _sizes(inp, 6 if CHUNKERS[algo].family == "aes" else 1, "window_size" in fields)
+        mn, mx, w = _sizes(inp, _min_exp(kind), "window_size" in fields)
         nc = inp.int("nc_level", 0, 3) if "nc_level" in fields else 0
         params = (algo, mn, mx, _mask(inp, nc)) + ((w,) if w is not None else ()) + \
             ((nc,) if "nc_level" in fields else ())
@@ -334,9 +340,10 @@ def seeds() -> list:
                         data=generators.sha_ctr(4000)))
         out.append(dict(b, repeat=20, data=bytes(500)))                         # all-zero chunks
         out.append(dict(b, repeat=16, data=bytes(100) + generators.lcg(300)))       # zero runs between data
-        out.append(dict(b, chunk_min_exp=1 if CHUNKERS[algo].family != "aes" else 6, chunk_max_exp=8, hash_mask_bits=3,
+        out.append(dict(b, chunk_min_exp=_min_exp(CHUNKERS[algo]), chunk_max_exp=8, hash_mask_bits=3,
                         hash_window_size=5, block_size=1, header_size=-1, data=generators.sha_ctr(600)))
-    out.append(dict(base, chunker="buzhash64", wide_window=True, hash_window_size=4095, chunk_min_exp=12,
+    windowed = next(a for a in ALGOS if "window_size" in TABLE[a].fields)     # the first: a keyed one
+    out.append(dict(base, chunker=windowed, wide_window=True, hash_window_size=4095, chunk_min_exp=12,
                     chunk_max_exp=13, data=generators.sha_ctr(8000), repeat=2))
     return list(dict.fromkeys(script(decode, **v) for v in out))
 

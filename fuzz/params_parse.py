@@ -27,6 +27,7 @@ Checked:
 
 import atexit
 import contextlib
+import itertools
 import io
 import json
 import os
@@ -39,15 +40,40 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # 
 from chunkers.api import make_chunker  # noqa: E402
 from chunkers.cli import main as cli_main  # noqa: E402
 from chunkers.cli import parser as cli_parser  # noqa: E402
-from chunkers.params import ParamsError, parse_params  # noqa: E402
+from chunkers.families import CHUNKERS as TABLE  # noqa: E402
+from chunkers.families import DEFAULT_PARAMS, FAMILIES, chunkers_of, family_of  # noqa: E402
+from chunkers.params import NAMELESS, ParamsError, parse_params  # noqa: E402
 from chunkers.registry import all_names  # noqa: E402
 from fuzz.harness import check  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 
-NAMES = {"fastcdc", "buzhash64", "buzhash", "fixed", "fail", "default", "rabin-aes", "goldilocks-aes",
-         "toeplitz-aes"}
-KNOWN_PARAMS = ("fastcdc,6,12,8,2", "buzhash64,6,12,8,64,1", "buzhash,6,12,8,63", "fixed,64,10", "default",
-                "rabin-aes,6,12,8,2", "goldilocks-aes,6,10,7,0", "toeplitz-aes,6,12,8,0", "fail,4096,rrrr")
+NAMES = {*TABLE, "fail", "default"}
+# Chunkers by their role in the cases below (from the family table): the default one, the windowed ones
+# (with normalized chunking, and borg 1.x's nameless one), the fixed-size one, the AES ones (hash "uhf").
+DEFAULT = DEFAULT_PARAMS[0]
+WINDOWED_NC = next(c.name for c in TABLE.values() if "window_size" in c.fields and "nc_level" in c.fields)
+FIXED = next(c.name for c in TABLE.values() if "block_size" in c.fields)
+AES = tuple(c.name for c in TABLE.values() if FAMILIES[c.family].hash == "uhf")
+# Small valid values per params shape (chunkers.families: Chunker.fields): the k-th chunker of a shape
+# takes its k-th row (cycling), so that chunkers of one shape differ in nc level and sizes.
+_SMALL = {
+    ("chunk_min", "chunk_max", "chunk_mask", "nc_level"): ((6, 12, 8, 2), (6, 12, 8, 2), (6, 10, 7, 0), (6, 12, 8, 0)),
+    ("chunk_min", "chunk_max", "chunk_mask", "window_size", "nc_level"): ((6, 12, 8, 64, 1),),
+    ("chunk_min", "chunk_max", "chunk_mask", "window_size"): ((6, 12, 8, 63),),     # an odd window
+    ("block_size", "header_size"): ((64, 10),),
+}
+
+
+def _known() -> tuple:
+    """A valid params string per chunker of the table (a shape without _SMALL values: none), in its
+    order, with ``default`` after the fourth (where the corpora have it: an input picks one by index)
+    and borg's test chunker ``fail`` last."""
+    rows = {shape: itertools.cycle(values) for shape, values in _SMALL.items()}
+    out = [",".join(map(str, (c.name, *next(rows[c.fields])))) for c in TABLE.values() if c.fields in rows]
+    return (*out[:4], "default", *out[4:], "fail,4096,rrrr")
+
+
+KNOWN_PARAMS = _known()
 KEYS = ("00" * 32, "0f" * 32, "AB" * 32, "00" * 31, "00" * 33, "zz" * 32, "", " " + "00" * 32, "0" * 63)
 SEEDS = ("0", "-1", "2147483647", "2147483648", "-2147483649", "99999999999999999999", "0x10", "1.5", "", " 7")
 # every kernel name of every build target (the same on all hosts), a spelling to normalise, and names that
@@ -58,6 +84,12 @@ COMMANDS = ("cut",) * 6 + ("kernels", "--help", "", "nonsense", "bench")
 BENCH_SIZES = ("0", "-1", "-3", "x", "")      # MiB; nothing positive: a real benchmark runs for seconds
 OPTIONS = ("--params", "--params", "--key", "--seed", "--kernel", "--sparse", "--json", "FILE", "FILE", "-",
            "--size", "--repeat", "--family", "--no-scan", "-h", "--", "--bogus", "cut")
+
+# bench --family values: a family of several chunkers, the default's, one without a scan, none; a bench run
+# takes a cheap one: without a scan or the seeded one (no key table to derive)
+_NO_SCAN = next(f.name for f in FAMILIES.values() if not f.scan)
+FAMILY_OPTIONS = (next(f for f in FAMILIES if len(chunkers_of(f)) > 1), family_of(DEFAULT), _NO_SCAN, "nope")
+BENCH_FAMILIES = (_NO_SCAN, family_of(NAMELESS), "nope")
 
 _tmp = tempfile.mkdtemp(prefix="fuzz-params-parse-")
 atexit.register(shutil.rmtree, _tmp, True)
@@ -85,11 +117,11 @@ def _cli(inp: Input) -> dict:
             argv.append(TEXT if inp.bool("params_text") else inp.choice("params", KNOWN_PARAMS))
         elif opt in ("--key", "--seed", "--kernel", "--size", "--repeat", "--family"):
             values = {"--key": KEYS, "--seed": SEEDS, "--kernel": KERNELS, "--size": BENCH_SIZES,
-                      "--repeat": ("0", "1", "-1", "x"), "--family": ("aes", "fastcdc", "fixed", "nope")}[opt]
+                      "--repeat": ("0", "1", "-1", "x"), "--family": FAMILY_OPTIONS}[opt]
             argv.append(inp.choice(opt[2:], values))
     if command == "bench":      # the last --size wins: never a real benchmark run; mostly a family or two
         argv += ["--size", inp.choice("bench_size", ("0", "-1")), "--repeat", "1",
-                 "--family", inp.choice("bench_family", ("fixed", "buzhash", "nope"))]
+                 "--family", inp.choice("bench_family", BENCH_FAMILIES)]
     content = inp.bytes("file", inp.int("file_len", 0, 2000))
     return dict(argv=argv, file=content, stdin=inp.bytes("stdin", inp.int("stdin_len", 0, 300)))
 
@@ -162,13 +194,15 @@ def check_cli(cli: dict) -> None:
 
 def _constructs(p: tuple) -> bool:
     """Whether the parser's tuple must construct (see the module doc for the exceptions)."""
-    if p[0] == "fail":
+    if p[0] not in TABLE:                       # fail (default is resolved by make_chunker)
+        return p[0] != "fail"
+    fields = dict(zip(TABLE[p[0]].fields, p[1:]))
+    window = fields.get("window_size")
+    if window is not None and window < 1:
         return False
-    if p[0] in ("buzhash64", "buzhash") and p[4] < 1:
+    if p[0] == NAMELESS and window + (1 << fields["chunk_min"]) + 1 > (1 << fields["chunk_max"]):
         return False
-    if p[0] == "buzhash" and p[4] + (1 << p[1]) + 1 > (1 << p[2]):
-        return False
-    return not (p[0] == "fixed" and p[2] < -(1 << 63))
+    return not fields.get("header_size", 0) < -(1 << 63)
 
 
 def TestOneInput(raw: bytes) -> None:
@@ -199,33 +233,34 @@ def TestOneInput(raw: bytes) -> None:
 
 
 def seeds() -> list:
-    texts = ["fastcdc,19,23,21,2", "fastcdc,15,19,17,2", "buzhash64,19,23,21,4095,2", "buzhash,19,23,21,4095",
-             "19,23,21,4095", "default", "fixed,4194304", "fixed,4096,512", "fail,4096,rrrr",
-             "rabin-aes,19,23,21,2", "fastcdc,19,23,21", "fastcdc,19,23,21,21", "fastcdc,20,20,20,2",
-             " FastCDC , 6,7 , 7,0 ", "fastcdc ,19,23,21,2", "buzhash64,6,7,6,0,0", "buzhash64,6,7,6,-5,0",
-             "fastcdc,6,23,٣,1", "fastcdc,1_9,23,21,2", "19,23,21,-4095", "fixed,63", "buzhash64,6,23,6,5,1",
-             "buzhash,6,7,6,99", "fixed,64,-99999999999999999999", "goldilocks-aes,6,7,7,0"]
+    d, w, b = DEFAULT, WINDOWED_NC, FIXED
+    texts = [TABLE[d].bench, f"{d},15,19,17,2", TABLE[w].bench, TABLE[NAMELESS].bench,
+             "19,23,21,4095", "default", TABLE[b].bench, f"{b},4096,512", "fail,4096,rrrr",
+             TABLE[AES[0]].bench, f"{d},19,23,21", f"{d},19,23,21,21", f"{d},20,20,20,2",
+             f" {TABLE[d].cls} , 6,7 , 7,0 ", f"{d} ,19,23,21,2", f"{w},6,7,6,0,0", f"{w},6,7,6,-5,0",
+             f"{d},6,23,٣,1", f"{d},1_9,23,21,2", "19,23,21,-4095", f"{b},63", f"{w},6,23,6,5,1",
+             f"{NAMELESS},6,7,6,99", f"{b},64,-99999999999999999999", f"{AES[1 % len(AES)]},6,7,7,0"]
     out = [dict(kind="str", text=t.encode()) for t in texts]
-    out += [dict(kind=k, text=b"fastcdc,19,23,21,2") for k in ("list", "bytes", "other")]
+    out += [dict(kind=k, text=TABLE[d].bench.encode()) for k in ("list", "bytes", "other")]
     cut = dict(kind="str", cli=True, command="cut", file_len=1500, file=bytes(range(256)) * 5 + bytes(220))
     for params in KNOWN_PARAMS:
         out.append(dict(cut, options=2, option=["--params", "FILE"], params=params, text=b""))
     out += [
         dict(cut, options=5, option=["--params", "--key", "--kernel", "--json", "FILE"], params_text=True,
-             key=KEYS[1], kernel="aes-ni", text=b"toeplitz-aes,6,10,7,1"),
+             key=KEYS[1], kernel="aes-ni", text=f"{AES[-1]},6,10,7,1".encode()),
         dict(cut, options=4, option=["--params", "--seed", "--sparse", "FILE"], params_text=True, seed="-1",
-             text=b"buzhash,6,10,7,31"),
+             text=f"{NAMELESS},6,10,7,31".encode()),
         dict(cut, options=3, option=["--params", "--seed", "FILE"], params_text=True, seed="2147483648",
-             text=b"buzhash,6,10,7,31"),
+             text=f"{NAMELESS},6,10,7,31".encode()),
         dict(cut, options=3, option=["--params", "--key", "FILE"], params_text=True, key="zz" * 32,
-             text=b"rabin-aes,6,10,7,1"),
+             text=f"{AES[0]},6,10,7,1".encode()),
         dict(cut, options=2, option=["--params", "-"], params_text=True, stdin_len=300, stdin=bytes(300),
-             text=b"fixed,64,-5"),
-        dict(cut, options=2, option=["--params", "FILE"], path=PATHS[3], text=b"fastcdc,6,12,8,0"),
-        dict(cut, options=2, option=["--params", "FILE"], path=_tmp, text=b"fastcdc,6,12,8,0"),
+             text=f"{b},64,-5".encode()),
+        dict(cut, options=2, option=["--params", "FILE"], path=PATHS[3], text=f"{d},6,12,8,0".encode()),
+        dict(cut, options=2, option=["--params", "FILE"], path=_tmp, text=f"{d},6,12,8,0".encode()),
         dict(cut, options=1, option="--bogus", text=b""),
         dict(kind="str", cli=True, command="kernels", options=1, option="--json", text=b""),
-        dict(kind="str", cli=True, command="bench", options=2, option=["--family", "--no-scan"], family="fixed",
+        dict(kind="str", cli=True, command="bench", options=2, option=["--family", "--no-scan"], family=_NO_SCAN,
              text=b""),
         dict(kind="str", cli=True, command="--help", text=b""),
     ]

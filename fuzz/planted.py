@@ -36,13 +36,14 @@ _UNCAUGHT = re.compile(r"^=== Uncaught Python exception: ===\n(?:.*\n)*?(\w[\w.]
                        re.M)
 
 # What a fault needs of the host (the stand-in's FAULTS say it in words): the kernel of ours it
-# wraps must run here, or the host must be of a kind.
+# wraps must run here (named as borg names it: its kernel variable, the family table's borg_env,
+# and the kernel), or the host must be of a kind.
 NEEDS = {
-    "lane": ("kernel", "fastcdc", "blockwise"),
-    "tail": ("kernel", "fastcdc", "avx2"),
-    "mask": ("kernel", "buzhash64", "scalar"),
-    "kernel": ("kernel", "fastcdc", "avx2"),
-    "neon": ("kernel", "fastcdc", "neon"),
+    "lane": ("kernel", "BORG_FASTCDC_KERNEL", "blockwise"),
+    "tail": ("kernel", "BORG_FASTCDC_KERNEL", "avx2"),
+    "mask": ("kernel", "BORG_BUZHASH64_KERNEL", "scalar"),
+    "kernel": ("kernel", "BORG_FASTCDC_KERNEL", "avx2"),
+    "neon": ("kernel", "BORG_FASTCDC_KERNEL", "neon"),
     "endian": ("byteorder", "big", None),
 }
 
@@ -62,12 +63,14 @@ def unreachable(fault: str) -> str | None:
         return None
     if need[0] == "byteorder":
         return None if sys.byteorder == need[1] else f"needs a {need[1]}-endian host (this one is {sys.byteorder})"
+    from chunkers.families import FAMILIES
     from fuzz.harness import kernel_inventory
-    runs, not_run = kernel_inventory(need[1])
+    family = next(f.name for f in FAMILIES.values() if f.borg_env == need[1])
+    runs, not_run = kernel_inventory(family)
     if need[2] in runs:
         return None
     why = dict(not_run).get(need[2], "not in this build (another architecture's kernel)")
-    return f"needs {need[1]} kernel {need[2]}: {why}"
+    return f"needs {family} kernel {need[2]}: {why}"
 
 
 def _first_finding(text: str) -> str:

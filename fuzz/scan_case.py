@@ -1,18 +1,21 @@
 """What the differential scan targets share: the family entry, and how a
 fuzzer input becomes a mask, a planted cut and a guarded data span.
 
-A family module (fuzz/scan_diff.py for fastcdc and buzhash64,
-fuzz/scan_aes.py for the AES chunkers) builds its :class:`ScanFamily`
+A family module (fuzz/scan_<family>.py: scan_fastcdc.py, scan_buzhash64.py,
+scan_buzhash.py, scan_aes.py for the AES chunkers) builds its :class:`ScanFamily`
 entries from these pieces; fuzz/scan_diff.py turns every entry into a
 target.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+from array import array
 from typing import Callable, NamedTuple
 
 from chunkers.params import mask as make_mask
+from chunkers.scanners import scanner
 from conformance.cases.guard import GuardedArena
 from fuzz.input import Input
 
@@ -24,6 +27,8 @@ MODEL_MAX = 256             # spans up to this length are also checked against t
 # under the sanitizers (linear in its length) small enough for a high exec/s.
 MAX_POSITIONS = 1024
 KEYS = (bytes(32), bytes(range(32)), b"\xff" * 32, hashlib.sha256(b"fuzz").digest())
+WINDOWS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095)
+"""Window sizes a windowed family's case picks among (the block and rotation boundaries)."""
 
 _arena = GuardedArena(MAX_SPAN + 64)
 
@@ -107,3 +112,73 @@ def data(inp: Input, limit: int = MAX_SPAN) -> memoryview:
     repeat = inp.int("repeat", 1, 64)
     body = inp.rest("data")
     return place((body * repeat)[:limit])[offset:]
+
+
+def table(inp: Input, keyed) -> array:
+    """A 256-entry u64 table as ``array('Q')`` (the scans copy it at once, no
+    per-entry conversion): the family's keyed table for one of KEYS (cached),
+    or, for a fuzzer key, the cheap fastcdc Gear derivation (kernels must be
+    exact for any table; buzhash64's balanced derivation costs ~16k CSPRNG
+    draws); then up to 4 entries overwritten by fuzzer values (in a copy:
+    the cached arrays are never written)."""
+    t = gear_of(inp.bytes("key", 32)) if inp.bool("custom_key") else keyed(inp.choice("key_index", KEYS))
+    n = inp.int("overrides", 0, 4)
+    if n:
+        t = array("Q", t)
+        for _ in range(n):
+            t[inp.int("override_index", 0, 255)] = inp.int("override_value", 0, U64)
+    return t
+
+
+@functools.lru_cache(maxsize=64)
+def gear_of(key: bytes) -> array:
+    """fastcdc's Gear table of ``key`` (spec 02 §3), :func:`table`'s cheap table for a fuzzer key."""
+    from chunkers.fastcdc import gear_table
+    return array("Q", gear_table(key))
+
+
+def windowed_decode(family: str, bits: int, table_of):
+    """``decode(inp) -> (table, w, span, state, mask)`` of a windowed family (buzhash64 with 64-bit
+    states, spec 03; the legacy buzhash with 32-bit ones, spec 04 A.3), through its scan adapter
+    (chunkers.scanners): window w, the span holds pr[0 .. n+w-1]; state = hash of the window at pr[0].
+    ``table_of(inp)``: the adapter's table from the input. A 64-bit mask is cut to ``bits`` bits
+    as the suite's catalogue does (its low bits, or its high bits moved down when those are 0)."""
+    adapter = scanner(family)
+    word = (1 << bits) - 1
+
+    def state_at(t, w, span, state, q) -> int:
+        """The hash of the window at step q by the reference kernel with the full mask (stops early
+        only at a zero hash: the plant is best effort)."""
+        from chunkers.registry import reference
+        return adapter.scan(t, w, span[:q + w], state, word, reference(family))[1]
+
+    def decode(inp: Input):
+        t = table_of(inp)
+        m = mask(inp)
+        m = m if bits == 64 else (m & word) or m >> (64 - bits)
+        w = inp.choice("window", WINDOWS) if inp.bool("special_window") else inp.int("window_any", 1, 300)
+        state_kind = inp.choice("state_kind", ("window", "any", "match"))
+        state = inp.int("state", 0, word)
+        where = plant_at(inp)
+        span = data(inp, MAX_POSITIONS + w - 1)
+        if len(span) < w:                           # the scan needs a whole first window
+            w = max(1, len(span))
+            span = span if len(span) else place(b"\0")
+        if state_kind == "window":
+            state = adapter.state(t, span[:w])
+        elif state_kind == "match":
+            state &= ~m & word                      # matches on entry: zero steps
+        m = plant(m, where, len(span) - w + 1, lambda q: state_at(t, w, span, state, q))
+        return t, w, span, state, m
+
+    return decode
+
+
+def windowed_run(family: str):
+    """``run(case, kernel) -> (position, state)``: a :func:`windowed_decode` case on ``kernel``."""
+    scan = scanner(family).scan
+
+    def run(case, kernel):
+        t, w, span, state, m = case
+        return scan(t, w, span, state, m, kernel)
+    return run

@@ -2,7 +2,7 @@
 
 A new target is a module ``fuzz/<name>.py`` with ``TestOneInput``, ``decode``
 and ``seeds()`` (see fuzz/harness.py) plus one entry here. A scan target is a
-ScanFamily entry (fuzz/scan_diff.py, fuzz/scan_aes.py) and a three-line
+ScanFamily entry (fuzz/scan_<family>.py, or fuzz/scan_diff.py's default) and a three-line
 module like fuzz/scan_diff_fastcdc.py.
 """
 

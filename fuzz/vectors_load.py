@@ -45,10 +45,13 @@ from vectors import generate  # noqa: E402
 RUN_MAX = 4096              # bytes: tests with longer inputs are validated and checked, not run
 MODEL_MAX = RUN_MAX         # bytes: a new case gets its truth from the model up to this input length
 NAMES = tuple(vectors.names())
+# two chunker names of the table as wild values (a params field naming another chunker): the one
+# without a credential and the first one
+_OTHER_CHUNKERS = (next(c.name for c in TABLE.values() if c.credential is None), next(iter(TABLE)))
 OPS = ("replace", "transplant", "delete", "insert", "int", "str", "hex", "expand")
 WILD = (None, True, False, 0, 1, -1, 7, 63, 64, 65, 255, 256, 1 << 31, 1 << 63, -(1 << 63), 10 ** 30, 0.5, "",
         "x", "00", "ff" * 32, "files/README.md", "files/..", "sha_ctr", "concat", "periodic", "constant",
-        "zero_islands", "lcg", "high_bytes", "fixed", "fastcdc", "Flag", [], [0], [[0, 1]], [1, 2, 3], {},
+        "zero_islands", "lcg", "high_bytes", *_OTHER_CHUNKERS, "Flag", [], [0], [[0, 1]], [1, 2, 3], {},
         {"label": "x"}, {"byte": 0}, {"length": 1, "hex": "00"},
         {"length": 5, "generator": "periodic", "args": {"period": 3, "label": "x"}},
         {"length": 4, "generator": "concat", "args": {"parts": [{"length": 4, "generator": "lcg", "args": {}}]}})
