@@ -14,12 +14,11 @@ def _source_checkout():
 
 def test_no_family_literal_outside_the_table():
     """Every family literal of the tree is in the table, a family's own module, an allowed file, a
-    line marked as another sense, or a pending file within its count."""
+    line marked as another sense."""
     _source_checkout()
     names = fl.table_names()
     found = fl.literals(names=names)
     assert fl.outside(found, names) == []
-    assert fl.over_pending(found, names) == {}
 
 
 def test_the_checker_reads_the_table():
@@ -66,14 +65,3 @@ def test_the_checker_catches_a_planted_literal(tmp_path):
     assert got == [("chunkers/api.py", 3, "hashy-two"), ("chunkers/bench.py", 1, "hashy"),
                    ("chunkers/driver.pyx", 3, "blocky"), ("vectors/model/blocky.py", 1, "hashy")]
     assert ("vectors/model/two.py", 1, "hashy-two") not in got     # "two": a word of hashy-two's name
-
-
-def test_a_pending_file_may_only_lose_literals(tmp_path, monkeypatch):
-    """A file of PENDING holding more literals than its count is reported; at or under it, not."""
-    found = _tree(tmp_path, {"chunkers/families.py": TABLE, "chunkers/params.py": 'A = "hashy"\nB = "blocky"\n'})
-    names = fl.table_names(tmp_path)
-    monkeypatch.setattr(fl, "PENDING", {"chunkers/params.py": 1})
-    assert fl.outside(found, names) == []
-    assert fl.over_pending(found, names) == {"chunkers/params.py": (2, 1)}
-    monkeypatch.setattr(fl, "PENDING", {"chunkers/params.py": 2})
-    assert fl.over_pending(found, names) == {}

@@ -11,19 +11,16 @@ Allowed, and nowhere else:
 
 - the table itself, the tests (any ``tests`` directory, conftest.py), the docs;
 - each family's own modules: a module whose file name holds a word of a family's
-  name or of its chunkers' (``chunkers/fastcdc.pyx``, ``model/goldilocks.py``,
+  name or of its chunkers' (``chunkers/fastcdc.pyx``, ``vectors/model/goldilocks.py``,
   ``fuzz/scan_diff_buzhash.py``, ``conformance/cases/aes_kernels.py``) may name
   that family and its chunkers, not another one;
 - the files of :data:`ALLOWED`, each with its reason (the mutation catalogue,
   the spec's data, the model's own dispatch);
 - a line whose comment says ``not a family``: the word in another sense (the AES CPU
-  feature ``aes``, a ``fixed`` key);
-- the files of :data:`PENDING`, not yet moved onto the table: each may hold at
-  most its listed count, so the list only shrinks.
+  feature ``aes``, a ``fixed`` key).
 
 ``python -m conformance.tools.family_literals`` prints every family literal
-found outside those places (``path:line: 'name'``) and each pending file's count,
-and exits 1 if any is outside them or a pending file holds more than its count
+found outside those places (``path:line: 'name'``) and exits 1 if there is any
 (conformance/tests/test_family_literals.py).
 """
 
@@ -33,7 +30,6 @@ import argparse
 import ast
 import re
 import sys
-from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,11 +47,6 @@ ALLOWED = {
     "vectors/model/__init__.py": "the model's own dispatch: the model imports nothing of the project",
 }
 """Files that may name any family, and why."""
-
-PENDING = {
-}
-"""Files not yet reading the family table -> the most family literals each may hold (only falls)."""
-
 
 class Literal(NamedTuple):
     """One family literal: where, and the family or chunker it names."""
@@ -157,14 +148,8 @@ def owns(path: str, name: str, names: dict) -> bool:
 
 
 def outside(found: list[Literal], names: dict) -> list[Literal]:
-    """The literals outside the allowed places (pending files aside)."""
-    return [x for x in found if x.path not in ALLOWED and x.path not in PENDING and not owns(x.path, x.name, names)]
-
-
-def over_pending(found: list[Literal], names: dict) -> dict[str, tuple[int, int]]:
-    """Pending files holding more family literals than PENDING allows: path -> (found, allowed)."""
-    counts = Counter(x.path for x in found if x.path in PENDING and not owns(x.path, x.name, names))
-    return {p: (n, PENDING[p]) for p, n in counts.items() if n > PENDING[p]}
+    """The literals outside the allowed places."""
+    return [x for x in found if x.path not in ALLOWED and not owns(x.path, x.name, names)]
 
 
 def main(argv=None) -> int:
@@ -172,18 +157,12 @@ def main(argv=None) -> int:
     ap.parse_args(argv)
     names = table_names()
     found = literals(names=names)
-    bad, over = outside(found, names), over_pending(found, names)
-    counts = Counter(x.path for x in found if x.path in PENDING and not owns(x.path, x.name, names))
+    bad = outside(found, names)
     for x in bad:
         print(f"{x.path}:{x.line}: {x.name!r} outside the family table ({TABLE})")
-    for p in PENDING:
-        print(f"pending {p}: {counts.get(p, 0)} of at most {PENDING[p]}")
-    for p, (n, allowed) in over.items():
-        print(f"{p}: {n} family literals, more than the {allowed} PENDING allows")
-    files = {x.path for x in found if x.path not in ALLOWED and not owns(x.path, x.name, names)}
-    print(f"{len(files)} files outside the table, its allowed places and the families' own modules name a family"
-          f" ({len(bad)} literals outside every allowed place)")
-    return 1 if bad or over else 0
+    print(f"{len(found)} family literals in {len({x.path for x in found})} files, "
+          f"{len(bad)} outside the table, its allowed places and the families' own modules")
+    return 1 if bad else 0
 
 
 if __name__ == "__main__":
