@@ -146,16 +146,3 @@ def scan_state(table, window):
     """The scan adapter's start state before the first step: :func:`window_hash` of the bytes-like
     ``window``."""
     return window_hash(table, window)
-
-
-def scan_every_byte(kernel, data, key, int bits, size_t window=4095):
-    """:func:`scan` with ``kernel`` over every byte of ``data`` (after a hit it goes on at the next
-    byte; the table of ``key``, a low mask of ``bits`` bits, a ``window``-byte window): bench's scan mode."""
-    from chunkers.params import mask as make_mask
-    t, m, pos = scan_table(key), make_mask(bits, False), 0
-    state = window_hash(t, data[:window])
-    while pos + window < len(data):
-        j, state = scan(t, window, data[pos:], state, m, kernel)
-        pos += max(j, 1)
-        if j == 0:    # the window at pos matched on entry: step past it
-            state = window_hash(t, data[pos:pos + window])

@@ -20,7 +20,8 @@ of the history; 0 for fastcdc).
 
 ``scan_every_byte(kernel, data, key, bits)``: the scan over every byte of
 ``data`` (after a hit it goes on at the next byte) with a ``bits``-bit mask:
-bench's scan mode.
+bench's scan mode. A windowed family without its own (buzhash64, the legacy
+buzhash) gets :func:`windowed_every_byte`.
 """
 
 from __future__ import annotations
@@ -55,6 +56,23 @@ def scanner(family: str) -> Scanner:
     credential = BENCH_SEED if seeded else BENCH_KEY    # the legacy buzhash's table is its seed
 
     def every_byte(kernel, data):
-        mod.scan_every_byte(kernel, data, credential, BENCH_BITS)
+        if hasattr(mod, "scan_every_byte"):
+            mod.scan_every_byte(kernel, data, credential, BENCH_BITS)
+        else:
+            windowed_every_byte(mod, kernel, data, credential, BENCH_BITS)
 
     return Scanner(family, mod.scan_table, mod.scan_window, mod.scan_state, every_byte)
+
+
+def windowed_every_byte(mod, kernel, data, key, bits: int, window: int = 4095) -> None:
+    """The scan adapter of family module ``mod`` (a windowed hash) with ``kernel`` over every byte of
+    ``data`` (after a hit it goes on at the next byte; the table of ``key``, a low mask of ``bits``
+    bits, a ``window``-byte window): bench's scan mode."""
+    from chunkers.params import mask as make_mask
+    t, m, pos = mod.scan_table(key), make_mask(bits, False), 0
+    state = mod.scan_state(t, data[:window])
+    while pos + window < len(data):
+        j, state = mod.scan_window(t, window, data[pos:], state, m, kernel)
+        pos += max(j, 1)
+        if j == 0:    # the window at pos matched on entry: step past it
+            state = mod.scan_state(t, data[pos:pos + window])
