@@ -13,7 +13,7 @@ ranges of spec 01 §4.1 / 06 §9.1, sizes up to 2^16: parameter checking is
 not the point), the normal size, the key (32 bytes: the fuzzer's, as many as
 it gives zero-filled, or one of three fixed keys), the legacy seed, the data
 (seeded random bytes of a drawn length, then the input's; up to 64 KiB and
-about 256 expected chunks: :func:`data_cap`) and a read schedule (short
+about 32 expected chunks: :func:`data_cap`) and a read schedule (short
 reads through a file object; a read of 0 bytes is the only EOF, spec 01 §7).
 Then EVERY kernel of the family the implementation runs here
 (``impl.kernels(family)``, the ones without a reason) cuts the stream, and:
@@ -349,7 +349,7 @@ def seeds() -> list:
 
 
 CAMPAIGN_CACHE = 2048
-"""Chunkers an adapter with a ``cache_size`` (impls.Borg) keeps during a campaign: libFuzzer cycles
+"""Chunkers an adapter with a ``cache_size`` (vectors.impls.Borg) keeps during a campaign: libFuzzer cycles
 through its corpus, each entry with its own parameters and key, and borg's chunkers take long to
 construct under the sanitizers (rabin-aes ~50 ms, buzhash64 ~15 ms per chunker and kernel; each
 holds 40-250 KiB, so the cache stays under about 0.5 GiB)."""
