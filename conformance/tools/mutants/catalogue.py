@@ -370,7 +370,7 @@ CATALOGUE += [
            "no candidate (lane 7's shifted value is never equal to its limit)", route="aarch64"),
 ]
 
-CI_SAMPLE = ("fc-scalar-tail-offset", "bz64-bw-c", "drv-zero-tail", "bz-seed-low", "evp-hit-state",
-             "read-pool-exports", "fc-row-swap")
-"""The deterministic sample of ``--sample`` (CI): native faults in seven tiers, each killed early (a read
-buffer handed on under a kept chunk and two swapped kernel rows: the main job's read-path and source checks)."""
+CI_SAMPLE = ("fc-scalar-tail-offset", "bz64-bw-c", "drv-zero-tail", "bz-seed-low", "evp-hit-state", "fc-row-swap")
+"""The deterministic sample of ``--sample`` (CI): native faults in six tiers, each killed early (two swapped
+kernel rows: the main job's source check). Not read-pool-exports: its selected tests hang under the fault
+(killed only at the runner's timeout, 34 min on 2 cores)."""
