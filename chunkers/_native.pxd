@@ -47,8 +47,8 @@ cdef extern from "csrc/readahead.h":
     ctypedef struct ck_readahead:
         pass
     ck_readahead *ck_readahead_start(int fd) nogil
-    void ck_readahead_submit(ck_readahead *ra, uint8_t *dst, size_t n) nogil
-    ptrdiff_t ck_readahead_wait(ck_readahead *ra) nogil
+    void ck_readahead_submit(ck_readahead *ra, uint8_t *dst, size_t n, size_t piece) nogil
+    ptrdiff_t ck_readahead_wait(ck_readahead *ra, size_t seen, int *ended) nogil
     int ck_readahead_owned(const ck_readahead *ra) nogil
     void ck_readahead_stop(ck_readahead *ra) nogil
 

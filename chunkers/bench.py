@@ -66,18 +66,19 @@ def _best(fn, repeat: int) -> float:
 
 
 def measure(size: int = 64 << 20, seed: int = 0, repeat: int = 3, families=None, scan: bool = True,
-            progress=None) -> list[dict]:
+            progress=None, chunk: bool = True) -> list[dict]:
     """Rows ``{family, kernel, mode, params, mb_s}`` for every runnable kernel.
 
-    ``families``: family names to include (None = all). ``progress``: an
-    optional callable(str) told what runs next.
+    ``families``: family names to include (None = all). ``scan`` / ``chunk``:
+    include the scan-every-byte / chunking mode. ``progress``: an optional
+    callable(str) told what runs next.
     """
     data = memoryview(seeded_bytes(size, seed))
     rows = []
     for k in chunkers.kernels():
         if not k.runs or (families and k.family not in families):
             continue
-        for params in BENCH_PARAMS.get(k.family, []):
+        for params in BENCH_PARAMS.get(k.family, []) if chunk else ():
             if progress:
                 progress(f"{k.family}/{k.kernel} chunk {params}")
             chunker = chunkers.make_chunker(params, kernel=k.kernel)

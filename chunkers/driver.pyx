@@ -28,7 +28,14 @@ from chunkers.sources import byte_view, open_source
 
 READ_SIZE = 1 << 20
 """Bytes requested per read from a stream source, at least (the free buffer space); per read of
-the read-ahead thread, exactly (at most the free space)."""
+the read-ahead thread, at most (see READ_AHEAD_PIECE)."""
+
+READ_AHEAD_PIECE = 256 << 10
+"""Bytes per read of the read-ahead thread, at most (and at most READ_SIZE): it fills the free
+buffer space in reads of this size, and the scan goes on as soon as one has landed. On a 64 MiB
+page-cached file (fastcdc 19,23,21,2, seg4, Intel Xeon family 6 model 167, 2 vCPUs) 128-512 KiB
+chunked at ~4650 MB/s, 1 MiB at 4240, 4 MiB at 3650: a smaller piece lets the scan follow the
+reads more closely, one much smaller costs a system call and a wake-up per piece."""
 
 READ_AHEAD_MIN = 4 << 20
 """A file descriptor of a regular file with more than this many bytes left is read by a read-ahead
@@ -199,14 +206,15 @@ cdef class Chunker:
         # the buffer is full, the bytes not yet cut move into a spare buffer, the one used before
         # (the consumer still holds the last chunk of this one), or a new one if a view of the
         # spare is still alive (a consumer that keeps chunks; the views keep their buffer).
-        # With read-ahead (ra), the next READ_SIZE bytes after `end` are being read while the
-        # bytes before it are scanned and yielded: [end, end + pending) is the thread's until
-        # it is waited for, so a move of the uncut bytes happens only with no read in flight.
+        # With read-ahead (ra), a fill of the free part [fill, cap) is in progress while the bytes
+        # before `end` are scanned and yielded: the thread reads it READ_SIZE bytes at a time and
+        # `end` follows what it reported; [end, cap) is the thread's until the fill has ended, so
+        # the uncut bytes move only with no fill in progress.
         cdef ReadBuffer buf = bufpool.take_buffer(self.buffers, self.params.max_size + READ_SIZE), spare = None
         cdef size_t cap = buf.size
         cdef uint8_t *base = buf.data
-        cdef size_t start = 0, end = 0, r, got, pending = 0, phase
-        cdef int eof = 0
+        cdef size_t start = 0, end = 0, r, got, fill = 0, phase
+        cdef int eof = 0, filling = 0, ended
         cdef ck_cursor cur
         cdef ck_readahead *ra = NULL
         cdef ptrdiff_t res
@@ -228,7 +236,7 @@ cdef class Chunker:
                 if ra != NULL and not ck_readahead_owned(ra):
                     raise RuntimeError("a stream read ahead by a thread cannot be continued in a forked child "
                                        "(its reader thread is the parent's)")
-                if not pending:
+                if not filling:
                     if cap - end < READ_SIZE and start > 0:
                         if spare is None or spare.exports:
                             spare = bufpool.take_buffer(self.buffers, self.params.max_size + READ_SIZE)
@@ -241,34 +249,29 @@ cdef class Chunker:
                         end = phase + end - start
                         start = phase
                     if ra != NULL:
-                        pending = read_ahead(ra, base, end, cap)
+                        fill = end
+                        ck_readahead_submit(ra, base + fill, cap - fill, min(cap - fill, <size_t>min(READ_SIZE, READ_AHEAD_PIECE)))
+                        filling = 1
                 if ra == NULL:
                     got = reader(memoryview(buf)[end:cap])
+                    if got == 0:
+                        eof = 1
+                    end += got
                 else:
                     with nogil:
-                        res = ck_readahead_wait(ra)
-                    pending = 0
+                        res = ck_readahead_wait(ra, end - fill, &ended)
+                    if ended:
+                        filling = 0
                     if res < 0:
                         raise OSError(-res, os.strerror(-res))
-                    got = res
-                if got == 0:
-                    eof = 1
-                end += got
-                if ra != NULL and not eof and end < cap:
-                    pending = read_ahead(ra, base, end, cap)    # the next bytes, read while these are scanned
+                    if ended and <size_t>res < cap - fill:
+                        eof = 1     # a read returned 0
+                    end = fill + res
         finally:
             if ra != NULL:
                 with nogil:
-                    ck_readahead_stop(ra)           # a read in flight writes into buf: let it end first
+                    ck_readahead_stop(ra)           # a fill in progress writes into buf: let it end first
             bufpool.keep_buffers(self.buffers, (buf, spare))
-
-
-cdef size_t read_ahead(ck_readahead *ra, uint8_t *base, size_t end, size_t cap):
-    """Start the thread's read into base[end : end + n], n = min(cap - end, READ_SIZE) > 0; returns n
-    (those bytes are the thread's until ck_readahead_wait)."""
-    cdef size_t n = min(cap - end, <size_t>READ_SIZE)
-    ck_readahead_submit(ra, base + end, n)
-    return n
 
 
 def _rebuild(cls, args, kernel, sparse):

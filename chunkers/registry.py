@@ -100,6 +100,13 @@ def rows(family: str) -> tuple:
     return _family(family).rows
 
 
+def segment_form(kernel: str) -> bool:
+    """True for the name of a segment-parallel form of its family's scan (the naming rule of the
+    kernel lists, docs/kernels.md: ``seg<N>`` for the rolling hashes, ``<tier>-seg`` for the AES
+    paths): the kernels that scan several segments of a span at once instead of one chain."""
+    return kernel.startswith("seg") or kernel.endswith("-seg")
+
+
 def reference(family: str) -> str:
     """The name of ``family``'s reference kernel: the row of its kernel list marked reference
     (kernels.def; SINGLE for a single implementation), portable and needing no CPU feature, so it

@@ -8,18 +8,19 @@
 #include <unistd.h>
 #include "readahead.h"
 
-enum { IDLE, REQUESTED, DONE };
+enum { IDLE, FILLING, ENDED };
 
 struct ck_readahead {
     pthread_t thread;
     pthread_mutex_t mu;
-    pthread_cond_t cv;      /* the state changed (both threads wait on it: broadcast) */
+    pthread_cond_t cv;      /* the state or the bytes read changed (both threads wait on it: broadcast) */
     unsigned long forks;    /* the forks this process had when it started (ck_readahead_owned) */
     int fd;                 /* the thread's own duplicate of the caller's descriptor */
     int state, quit;
     uint8_t *dst;
-    size_t want;
-    ptrdiff_t result;
+    size_t want, piece;
+    size_t done;            /* bytes of the fill read so far */
+    int err;                /* errno of the read that failed, 0 if none */
 };
 
 /* Forks this process has been through, counted in the child (os.fork runs the atfork handlers).
@@ -42,22 +43,31 @@ static void *worker(void *arg)
     ck_readahead *ra = arg;
     pthread_mutex_lock(&ra->mu);
     for (;;) {
-        /* A submitted read is always done before quitting: the caller waits for it either way. */
-        while (ra->state != REQUESTED && !ra->quit)
+        /* A fill in progress always ends before quitting: the caller waits for its current read. */
+        while (ra->state != FILLING && !ra->quit)
             pthread_cond_wait(&ra->cv, &ra->mu);
-        if (ra->state != REQUESTED)
+        if (ra->state != FILLING)
             break;
-        uint8_t *dst = ra->dst;
-        size_t want = ra->want;
-        pthread_mutex_unlock(&ra->mu);
-        ssize_t got;
-        do
-            got = read(ra->fd, dst, want);
-        while (got < 0 && errno == EINTR);
-        ptrdiff_t result = got < 0 ? -(ptrdiff_t)errno : (ptrdiff_t)got;
-        pthread_mutex_lock(&ra->mu);
-        ra->result = result;
-        ra->state = DONE;
+        /* Pieces until the fill is complete, the file ends or a read fails; the mutex is held only
+         * to publish each piece (the caller scans what was published meanwhile). */
+        while (ra->done < ra->want && !ra->quit) {
+            uint8_t *dst = ra->dst + ra->done;
+            size_t want = ra->want - ra->done < ra->piece ? ra->want - ra->done : ra->piece;
+            pthread_mutex_unlock(&ra->mu);
+            ssize_t got;
+            do
+                got = read(ra->fd, dst, want);
+            while (got < 0 && errno == EINTR);
+            int err = got < 0 ? errno : 0;
+            pthread_mutex_lock(&ra->mu);
+            if (got <= 0) {
+                ra->err = err;
+                break;
+            }
+            ra->done += (size_t)got;
+            pthread_cond_broadcast(&ra->cv);
+        }
+        ra->state = ENDED;
         pthread_cond_broadcast(&ra->cv);
     }
     pthread_mutex_unlock(&ra->mu);
@@ -101,23 +111,34 @@ fail_dup:
     return NULL;
 }
 
-void ck_readahead_submit(ck_readahead *ra, uint8_t *dst, size_t n)
+void ck_readahead_submit(ck_readahead *ra, uint8_t *dst, size_t n, size_t piece)
 {
     pthread_mutex_lock(&ra->mu);
     ra->dst = dst;
     ra->want = n;
-    ra->state = REQUESTED;
+    ra->piece = piece;
+    ra->done = 0;
+    ra->err = 0;
+    ra->state = FILLING;
     pthread_cond_broadcast(&ra->cv);
     pthread_mutex_unlock(&ra->mu);
 }
 
-ptrdiff_t ck_readahead_wait(ck_readahead *ra)
+ptrdiff_t ck_readahead_wait(ck_readahead *ra, size_t seen, int *ended)
 {
     pthread_mutex_lock(&ra->mu);
-    while (ra->state != DONE)
+    while (ra->state == FILLING && ra->done <= seen)
         pthread_cond_wait(&ra->cv, &ra->mu);
-    ra->state = IDLE;
-    ptrdiff_t result = ra->result;
+    ptrdiff_t result = (ptrdiff_t)ra->done;
+    *ended = 0;
+    if (ra->state == ENDED && ra->err == 0) {
+        *ended = 1;
+        ra->state = IDLE;
+    } else if (ra->state == ENDED && ra->done <= seen) {
+        result = -(ptrdiff_t)ra->err;       /* every byte before the failed read was reported */
+        *ended = 1;
+        ra->state = IDLE;
+    }
     pthread_mutex_unlock(&ra->mu);
     return result;
 }

@@ -1,6 +1,6 @@
 """The stream driver's read-ahead (chunkers/driver.pyx, csrc/readahead.c): a file descriptor of a
-regular file with more than READ_AHEAD_MIN bytes left is read by a background thread, one
-READ_SIZE read ahead of the scan. Cut points never depend on how reads are split (spec 01 §7), a
+regular file with more than READ_AHEAD_MIN bytes left is read by a background thread, which fills
+the free part of the read buffer READ_AHEAD_PIECE bytes a read while the scan follows it. Cut points never depend on how reads are split (spec 01 §7), a
 kept chunk keeps its bytes (spec 01 §8), and the thread never outlives its stream."""
 
 import errno
@@ -10,6 +10,7 @@ import os
 import pytest
 
 import chunkers
+from chunkers import driver
 from chunkers.driver import READ_AHEAD_MIN, READ_SIZE
 from vectors.generators import sha_ctr
 
@@ -70,6 +71,43 @@ def test_read_ahead_chunks_are_the_memory_chunks(file_of, params, size, skip):
         f.seek(skip)
         assert [c.size for c in chunkers.FastCDC(KEY, *params).chunkify(f)] == [c.size for c in want]
         assert f.tell() == size
+
+
+@pytest.mark.parametrize("piece", [1, 4095, 65537, READ_SIZE, 4 * READ_SIZE])
+def test_read_ahead_pieces_do_not_change_the_chunks(file_of, monkeypatch, piece):
+    """Fills read in pieces of 1 byte, odd sizes, READ_SIZE and more than the free space (the
+    piece is at most READ_SIZE): the chunks of the fd are the memory chunks, bytes included
+    (fails when the scan takes bytes of a piece not yet reported, or misses a piece's end)."""
+    monkeypatch.setattr(driver, "READ_AHEAD_PIECE", piece)
+    size = READ_AHEAD_MIN + (3 * READ_SIZE if piece > 1 else 12345) + 4321
+    data = data_of(size, seed=piece % 7)
+    params = (10, 16, 12, 2) if piece > 1 else (16, 21, 18, 1)   # 1-byte reads: few, large chunks
+    fd = os.open(file_of(data), os.O_RDONLY)
+    try:
+        got = list(chunkers.FastCDC(KEY, *params).chunkify(fd))
+    finally:
+        os.close(fd)
+    want = list(chunkers.FastCDC(KEY, *params).chunkify(data))
+    assert [c.size for c in got] == [c.size for c in want]
+    assert b"".join(c.tobytes() for c in got) == data
+
+
+def test_file_that_shrinks_during_a_fill_ends_where_it_now_ends(file_of):
+    """A file truncated while its stream is suspended (the thread at most a buffer ahead: 3 MiB)
+    ends at its new size: a read of the fill returns 0, the bytes before it are chunked, the
+    chunks concatenate to the file's first 10 MiB (fails when the end of a fill is taken for a
+    full buffer, or the bytes read before it are lost)."""
+    data = data_of(24 << 20, seed=3)
+    path = file_of(data)
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        it = chunkers.FastCDC(KEY, 16, 21, 18, 1).chunkify(fd)
+        chunks = [next(it)]
+        os.truncate(path, 10 << 20)
+        chunks += list(it)
+    finally:
+        os.close(fd)
+    assert b"".join(c.tobytes() for c in chunks) == data[:10 << 20]
 
 
 @needs_proc
