@@ -37,6 +37,9 @@ def test_a_run_reports_every_ceiling():
         features = cpu_features()
         if "aes" in features:
             assert found["aes"] > 0 and found["aes_width"] in ("xmm", "ymm", "zmm")
+            assert found["aes_xmm"] > 0 and found["aes"] == found[f"aes_{found['aes_width']}"]
+        if {"vaes", "avx512f"} <= set(features):
+            assert found["aes_zmm"] > 0 and found["aes_ymm"] > 0
         if "avx2" in features:
             assert found["gather"] > 0 and found["gather_width"] in ("ymm", "zmm")
 
@@ -61,6 +64,58 @@ def test_the_table_converts_at_the_mean_clock():
     assert table["gather"]["value"] == 5.0 and table["read"]["mb_s"] == 7000
     table = {r["key"]: r for r in ceilings.rows(FOUND, "not measured: no room")}
     assert table["read"]["value"] is None and table["read"]["not_measured"] == "not measured: no room"
+
+
+def _row(family, name):
+    from chunkers import registry
+    return next(k for k in registry.rows(family) if k.name == name)
+
+
+def test_each_kernel_is_held_to_the_ceiling_of_its_shape():
+    """The reference loop to the sequential probe (chain latency), a segment form to the 4 chains
+    (loads when they reach LOAD_BOUND of the lookups the hash needs, else ALU), another form to the
+    lookup rate over the hash's lookups a byte, an AES kernel to the AES unit at its width (evp:
+    xmm), none where that width was not probed."""
+    found = FOUND | {"aes_xmm": 1e9, "aes_ymm": 2e9, "aes_zmm": 3e9}
+    kc = ceilings.kernel_ceiling
+    assert kc(found, "fastcdc", _row("fastcdc", "scalar")) == ("gear: the sequential loop", 2.0e9, "chain latency")
+    assert kc(found, "fastcdc", _row("fastcdc", "seg4")) == ("gear: 4 segment chains", 3.0e9, "loads")
+    assert kc(found, "fastcdc", _row("fastcdc", "blockwise")) == ("gear: table lookups, 1 a byte", 2.5e9, "loads")
+    assert kc(found, "buzhash64", _row("buzhash64", "seg4"))[1:] == (1.5e9, "loads")      # 1.5 >= 0.85 * 2.5 / 2
+    assert kc(found | {"roll4": 1.0e9}, "buzhash64", _row("buzhash64", "seg4"))[1:] == (1.0e9, "ALU")
+    assert kc(found, "buzhash64", _row("buzhash64", "avx2"))[1:] == (1.25e9, "loads")
+    assert kc(found, "buzhash", _row("buzhash", "single"))[2] == "chain latency"
+    aes = {name: kc(found, "aes", _row("aes", name)) for name in ("vaes-seg", "vaes256", "aes-ni-seg", "evp")}
+    assert {n: (c[1], c[2]) for n, c in aes.items()} == {
+        "vaes-seg": (3e9, "AES unit (zmm)"), "vaes256": (2e9, "AES unit (ymm)"),
+        "aes-ni-seg": (1e9, "AES unit (xmm)"), "evp": (1e9, "AES unit (xmm)")}
+    assert kc(FOUND, "aes", _row("aes", "evp")) is None
+
+
+def test_kernels_mode_rates_every_runnable_scan_kernel(monkeypatch, capsys, tmp_path):
+    """--kernels: a line per kernel that runs here, with its fraction of its shape's ceiling (rate
+    over ceiling, as printed), and the same rows in the JSON."""
+    import chunkers
+    from chunkers.families import scan_families
+    monkeypatch.setattr(ceilings, "probe", lambda *_: FOUND | {"aes_xmm": 1e9, "aes_ymm": 2e9, "aes_zmm": 3e9})
+    monkeypatch.setattr(ceilings, "read_ceiling", lambda: 5000.0)
+    out = tmp_path / "k.json"
+    assert ceilings.main(["--kernels", "--size", "1", "--json", str(out)]) == 0
+    printed = capsys.readouterr().out
+    kernels = json.loads(out.read_text())["kernels"]
+    want = {(k.family, k.kernel) for k in chunkers.kernels() if k.runs and k.family in scan_families()}
+    assert {(k["family"], k["kernel"]) for k in kernels} == want
+    for k in kernels:
+        if k["shape"] is not None:
+            assert k["fraction"] == pytest.approx(k["mb_s"] / k["ceiling_mb_s"], rel=1e-2)
+            assert f"{k['fraction']:.2f}  {k['bound']}" in printed
+
+
+@pytest.mark.parametrize("size", ["0", "1025"])
+def test_a_kernel_scan_size_out_of_range_is_refused_before_measuring(monkeypatch, capsys, size):
+    monkeypatch.setattr(ceilings, "probe", lambda *_: pytest.fail("measured before checking --size"))
+    assert ceilings.main(["--kernels", "--size", size]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [f"ceilings: --size: {size} MiB is not within 1-1024"]
 
 
 def test_the_read_file_goes_where_there_is_room(monkeypatch):

@@ -27,7 +27,13 @@ in MB/s; best of 15 runs of about a millisecond each (reads: 7 of the file); a b
 lowers them. Scan figures are over every byte (chunking skips each chunk's first min_size
 bytes, so a chunking rate can exceed them). Takes a second or two.
 
-    python -m conformance.tools.ceilings [--json FILE]
+    python -m conformance.tools.ceilings [--json FILE] [--kernels [--size MIB]]
+
+With ``--kernels`` it then scans every byte of seeded random data with every kernel that runs here
+(chunkers.bench's scan mode) and prints each one's rate as a fraction of the ceiling of its shape
+(kernel_ceiling), naming the bound of that shape: the loads, the ALU, the chain latency or the AES
+unit. A fraction near 1 is a kernel at what its shape allows on this CPU; only another shape goes
+further.
 
 Needs a C compiler ($CC, else cc). Exit status 2 with one line when it is missing, the probe
 cannot be built or run, or --json names a directory that does not exist; 141 when standard
@@ -63,6 +69,8 @@ their own target attributes."""
 READ_SIZE = 64 << 20
 """Bytes of the page-cached file the read ceiling reads (in blocks of READ_BLOCK)."""
 READ_BLOCK = 4 << 20
+AES_WIDTHS = ("xmm", "ymm", "zmm")
+"""The AES instruction widths ceilings.c probes (aes_<width>), narrowest first."""
 
 
 def compiler() -> list[str]:
@@ -78,7 +86,8 @@ def compiler() -> list[str]:
 def probe(cc: list[str] | None = None) -> dict[str, float | str]:
     """ceilings.c built and run: {name: rate per second} (clock_before, clock_after, gear1, gear4,
     roll1, roll4, lookups; on x86-64 aes and gather when the CPU has them, with aes_width and
-    gather_width: "xmm", "ymm" or "zmm"). CalledProcessError if it fails to build or run, OSError
+    gather_width: "xmm", "ymm" or "zmm"; aes_xmm, aes_ymm, aes_zmm for each width that runs, aes
+    the widest). CalledProcessError if it fails to build or run, OSError
     if the built program cannot be started (a noexec temporary directory)."""
     cc = cc or compiler()
     with tempfile.TemporaryDirectory() as tmp:
@@ -89,8 +98,11 @@ def probe(cc: list[str] | None = None) -> dict[str, float | str]:
     for line in out.splitlines():
         name, value, *unit = line.split()
         found[name] = float(value)
-        if name in ("aes", "gather"):       # the AES-128 block ceiling: not a family
-            found[name + "_width"] = unit[-1]
+        if name == "gather":
+            found["gather_width"] = unit[-1]
+    widths = [w for w in AES_WIDTHS if f"aes_{w}" in found]
+    if widths:              # the table's AES row: the widest (each width holds its own kernels)
+        found["aes"], found["aes_width"] = found[f"aes_{widths[-1]}"], widths[-1]
     return found
 
 
@@ -130,6 +142,61 @@ def read_ceiling(size: int = READ_SIZE, block: int = READ_BLOCK, runs: int = 7) 
 LOOPS = {"gear": ("gear1", "gear4"), "cyclic": ("roll1", "roll4")}
 """ceilings.c's sequential and 4-chain loops per rolling hash (the family table's ``hash``): the Gear
 loop, the 64-bit cyclic roll."""
+
+
+LOOKUPS_PER_BYTE = {"gear": 1, "cyclic": 2}
+"""Byte-then-table lookups a rolling hash makes per byte: the Gear hash the byte coming in, the
+cyclic roll that and the byte leaving its window."""
+LOAD_BOUND = 0.85
+"""A segment-chain ceiling at this fraction or more of the lookup rate it needs is bound by the
+loads; below it, by the ALU work around them."""
+
+
+def kernel_ceiling(found: dict, family: str, row) -> tuple[str, float, str] | None:
+    """(shape, its ceiling in B/s, the bound) for the scan kernel ``row`` (a chunkers.registry row) of
+    ``family``, from the probe's ``found``:
+
+    - the family's reference kernel (the sequential loop): the sequential probe, bound by the
+      latency of its chain;
+    - a segment-parallel form (chunkers.registry.segment_form): its hash's 4 segment chains, bound
+      by the loads, or by the ALU when those chains do not reach LOAD_BOUND of the lookup rate;
+    - any other form (blocks of one chain, vector lanes): the lookup rate over the lookups its hash
+      makes per byte, bound by the loads (every form looks up a table entry per byte);
+    - an AES kernel: the AES unit at the width of the instructions it needs (OpenSSL's evp: xmm).
+
+    None when no probe stands for it here (an AES kernel off x86-64). The probes are loops of the
+    same work built alike, not proofs: a kernel a compiler schedules better can pass its probe by a
+    few per cent."""
+    from chunkers.registry import segment_form
+    hash_ = TABLE[family].hash
+    if hash_ not in LOOPS:          # the AES chunkers: one AES-128 block per position, whatever the UHF
+        cpu = set(row.cpu)
+        width = "zmm" if {"vaes", "avx512f"} <= cpu else "ymm" if "vaes" in cpu else "xmm"
+        key = f"aes_{width}"
+        return (f"AES-128 blocks ({width})", found[key], f"AES unit ({width})") if key in found else None
+    one, four = LOOPS[hash_]
+    loads = found["lookups"] / LOOKUPS_PER_BYTE[hash_]
+    if row.reference:
+        return (f"{hash_}: the sequential loop", found[one], "chain latency")
+    if segment_form(row.name):
+        return (f"{hash_}: 4 segment chains", found[four], "loads" if found[four] >= LOAD_BOUND * loads else "ALU")
+    return (f"{hash_}: table lookups, {LOOKUPS_PER_BYTE[hash_]} a byte", loads, "loads")
+
+
+def kernel_rows(found: dict, size: int, repeat: int = 3) -> list[dict]:
+    """Every runnable scan kernel's rate over every byte of ``size`` bytes (chunkers.bench's scan
+    mode, best of ``repeat``) against the ceiling of its shape: {family, kernel, mb_s, shape,
+    ceiling_mb_s, fraction, bound} (the last four None where no probe stands for it)."""
+    from chunkers import bench, registry
+    out = []
+    for r in bench.measure(size, repeat=repeat, chunk=False):
+        row = next(k for k in registry.rows(r["family"]) if k.name == r["kernel"])
+        c = kernel_ceiling(found, r["family"], row)
+        shape, ceiling, bound = c if c else (None, None, None)
+        out.append({"family": r["family"], "kernel": r["kernel"], "mb_s": round(r["mb_s"], 1), "shape": shape,
+                    "ceiling_mb_s": round(ceiling / 1e6, 1) if c else None,
+                    "fraction": round(r["mb_s"] * 1e6 / ceiling, 3) if c else None, "bound": bound})
+    return out
 
 
 def _loop_families() -> list[tuple[str, tuple[str, str]]]:
@@ -188,7 +255,15 @@ def main(argv=None) -> int:
                         description="Measured throughput ceilings of the CPU at hand for the work the scan kernels "
                                     "do: what no kernel of a given shape can beat here.")
     ap.add_argument("--json", metavar="FILE", help="also write the ceilings as JSON")
+    ap.add_argument("--kernels", action="store_true",
+                    help="then scan every byte with every kernel that runs here and print its rate as a fraction "
+                         "of the ceiling of its shape, with the bound of that shape")
+    ap.add_argument("--size", type=int, default=16, metavar="MIB",
+                    help="MiB of seeded random data each kernel scans with --kernels (default 16, 1-1024)")
     args = ap.parse_args(argv)
+    if not 1 <= args.size <= 1024:
+        print(f"ceilings: --size: {args.size} MiB is not within 1-1024", file=sys.stderr)
+        return 2
     if args.json and not Path(args.json).resolve().parent.is_dir():
         print(f"ceilings: --json: no such directory: {Path(args.json).resolve().parent}", file=sys.stderr)
         return 2
@@ -209,15 +284,19 @@ def main(argv=None) -> int:
     except OSError as e:
         read = f"not measured: {e.strerror or e}"
     table = rows(found, read)
+    kernels = kernel_rows(found, args.size << 20) if args.kernels else None
     if sys.stdout is not None:      # `>&-`: the figures are measured, their output lost (141 below)
         try:
             _print(table)
+            if kernels is not None:
+                _print_kernels(kernels, args.size)
         except BrokenPipeError:     # the reader went away (| head): as the chunkers CLI, exit 141
             to_devnull(sys.stdout)
             return 141
     if args.json:
         try:
-            Path(args.json).write_text(json.dumps(document(table, cc), indent=1) + "\n")
+            doc = document(table, cc) | ({"kernels": kernels} if kernels is not None else {})
+            Path(args.json).write_text(json.dumps(doc, indent=1) + "\n")
         except OSError as e:
             print(f"ceilings: --json: cannot write {args.json}: {e.strerror or e}", file=sys.stderr)
             return 2
@@ -234,6 +313,19 @@ def _print(table: list[dict]) -> None:
         note = f"  ({r['range'][0]} before, {r['range'][1]} after)" if "range" in r else \
             f"  ({r['not_measured']})" if "not_measured" in r else ""
         print(f"{r['what']:<46} {value:>9} {r['unit']:<13} {mb_s:>8} {ratio:>12}{note}")
+    sys.stdout.flush()
+
+
+
+def _print_kernels(kernels: list[dict], size: int) -> None:
+    print(f"\nscan kernels against the ceiling of their shape (every byte of {size} MiB, best of 3)")
+    print(f"{'family':<10} {'kernel':<12} {'MB/s':>7}  {'shape':<26} {'ceiling':>8} {'fraction':>8}  bound")
+    for k in kernels:
+        if k["shape"] is None:
+            print(f"{k['family']:<10} {k['kernel']:<12} {k['mb_s']:>7.0f}  (no probe of its shape here)")
+        else:
+            print(f"{k['family']:<10} {k['kernel']:<12} {k['mb_s']:>7.0f}  {k['shape']:<26} "
+                  f"{k['ceiling_mb_s']:>8.0f} {k['fraction']:>8.2f}  {k['bound']}")
     sys.stdout.flush()
 
 
