@@ -11,8 +11,8 @@ PYTHON=${PYTHON:-.venv/bin/python}
 BORG_PYTHON=${BORG_PYTHON:-${BORG_VENV:-.borg-venv}/bin/python}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-# This CPU's ceilings for the kernels' work (measured; the bench below says how near the kernels come).
-"$PYTHON" -m conformance.tools.ceilings
+# This CPU's ceilings for the kernels' work, and every scan kernel as a fraction of its shape's (measured).
+"$PYTHON" -m conformance.tools.ceilings --kernels --size 4
 "$PYTHON" -m chunkers tune --size 2 --rounds 1 --out "$out/defaults.json"
 "$PYTHON" -m chunkers --defaults "$out/defaults.json" kernels
 if [ -x "$BORG_PYTHON" ] && "$BORG_PYTHON" -c 'import borg.chunkers' 2>/dev/null; then
