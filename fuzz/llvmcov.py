@@ -86,8 +86,10 @@ def branches(merged: Path, variant_dir: Path, files) -> dict:
     line): each branch of ``files`` once, its counts summed over the copies of an inline function
     that several extensions compile (a header's). A branch inside a macro's expansion is one per
     expansion site and placed at the site's line and column."""
-    out = {}
+    out, wanted = {}, {str(Path(f).resolve()) for f in files}
     for f in _export(merged, variant_dir, files)["data"][0]["files"]:
+        if f["filename"] not in wanted:     # llvm-cov exports every file when none matches (another tree's build)
+            continue
         counts: dict = {}
         sites = [((b[0], b[1]), b) for b in f.get("branches", [])]
         sites += [((e["source_region"][0], e["source_region"][1], b[0], b[1]), b)
