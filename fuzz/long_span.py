@@ -23,7 +23,10 @@ from typing import Callable, NamedTuple
 
 from conformance.cases.guard import GuardedArena
 
-LONG_MAX = 1 << 20          # bytes of a long span's buffer (window and history included)
+# Bytes of a long span's buffer (window and history included): three fastcdc rounds and a fourth
+# (64 KiB), two rounds of the windowed families and most of a third (4 x 16384 steps each); a case
+# costs the kernels ~3 ns per position each under the sanitizers.
+LONG_MAX = 1 << 18
 MAX_EDITS, EDIT_BYTES = 4, 8
 MAX_PLANTS = 3
 NEAR = 80                   # an edge offset's reach: the 64-byte warm-ups, the 8- and 16-step blocks
@@ -53,7 +56,8 @@ def rolling(family: str, window: int = 0) -> Geometry:
     (conformance/cases/segments.py mirrors the kernels)."""
     from conformance.cases import segments
     seg_len, seg_min = segments.geometry(family, window)
-    return Geometry(segments.CHAINS, seg_len, seg_min, 3, functools.partial(segments.rounds, family, window=window))
+    return Geometry(segments.CHAINS, seg_len, seg_min, 3 if window == 0 else 2,
+                    functools.partial(segments.rounds, family, window=window))
 
 
 @functools.cache
@@ -103,14 +107,15 @@ def _stream(gen: str, seed: int) -> bytes:
     return generators.lcg(LONG_MAX + SEEDS * 4099)[seed * 4099:][:LONG_MAX]
 
 
-def fill(inp, size: int) -> bytearray:
-    """``size`` (<= LONG_MAX) bytes: ``long_gen`` ("sha", "lcg": a stream of seed ``long_seed``; "unit":
-    the first ``unit_len`` of ``unit`` repeated)."""
+def fill(inp, size: int):
+    """``size`` (<= LONG_MAX) bytes (a buffer, not copied: a slice of a cached stream):
+    ``long_gen`` ("sha", "lcg": a stream of seed ``long_seed``; "unit": the first ``unit_len`` of
+    ``unit`` repeated)."""
     gen = inp.choice("long_gen", ("sha", "lcg", "unit"))
     if gen == "unit":
         unit = inp.bytes("unit", 8)[:inp.int("unit_len", 1, 8)]
-        return bytearray((unit * (size // len(unit) + 1))[:size])
-    return bytearray(_stream(gen, inp.int("long_seed", 0, SEEDS - 1))[:size])
+        return memoryview(unit * (size // len(unit) + 1))[:size]
+    return memoryview(_stream(gen, inp.int("long_seed", 0, SEEDS - 1)))[:size]
 
 
 def decode(inp, g: Geometry, extra: int, lead: int, cap: int = LONG_MAX) -> tuple:
@@ -120,27 +125,27 @@ def decode(inp, g: Geometry, extra: int, lead: int, cap: int = LONG_MAX) -> tupl
     step); the ``plants`` steps for the caller's plant (fuzz.scan_case.plant_steps)."""
     n = length(inp, g, cap - extra)
     layout = g.rounds(n)
-    buf = fill(inp, n + extra)
+    span = _arena.place(fill(inp, n + extra))       # one copy, into the arena; edits go there
     for _ in range(inp.int("edits", 0, MAX_EDITS)):
-        end = min(len(buf), lead + step(inp, g, layout, n) + 1)
+        end = min(len(span), lead + step(inp, g, layout, n) + 1)
         start = max(0, end - EDIT_BYTES)
-        buf[start:end] = inp.bytes("edit_bytes", EDIT_BYTES)[EDIT_BYTES - (end - start):]
+        span[start:end] = inp.bytes("edit_bytes", EDIT_BYTES)[EDIT_BYTES - (end - start):]
     plants = [step(inp, g, layout, n) for _ in range(inp.int("plants", 0, MAX_PLANTS))] if n else []
-    return _arena.place(bytes(buf)), n, plants
+    return span, n, plants
 
 
 def seed_fields(g: Geometry) -> list[dict]:
     """Long-span field values (fuzz.input.Script) a family's seeds add to its own (a mask that a
     random state rarely meets, the span kind): no hit over two full rounds and the shortest split
-    last round with tails of 0..3 positions; a full last round plus one position; an odd split
-    (one round, then segments of an odd length and a tail of 1; AES: a block less one, serial); a hit planted at the start,
-    middle and end of every segment of the second round, in the split last round and in the tail;
-    two hits in the first round, segment 2 at step 10 and chain 0 at step 200 (chain 0 must win: the
-    rescan); a
-    constant span."""
+    last round (three rounds) with tails of 0..3 positions; a full last round plus one position;
+    an odd split (one round, then segments of an odd length and a tail of 1; AES: a block less
+    one, serial); a hit planted at the start, middle and end of every segment of the second round,
+    in the split last round and in the tail; two hits in the first round, segment 2 at step 10 and
+    chain 0 at step 200 (chain 0 must win: the rescan); a constant span."""
     out = [dict(long_rounds=2, long_last="shortest", long_delta=DELTA + d) for d in (-1, 0, 1, 3)]
     out.append(dict(long_rounds=1, long_last="full", long_delta=DELTA + 1))
-    out.append(dict(long_rounds=1, long_last="any", long_last_len=min(g.chains * (g.seg_min + 1), g.chains * g.seg_len - 1), long_delta=DELTA + 1))
+    odd = min(g.chains * (g.seg_min + 1), g.chains * g.seg_len - 1)
+    out.append(dict(long_rounds=1, long_last="any", long_last_len=odd, long_delta=DELTA + 1))
     for k in range(g.chains):
         for edge, d in (("segment", 0), ("middle", 0), ("segment", -1)):
             out.append(dict(long_rounds=2, long_last="shortest", plants=1, edge=edge, round=1, segment=k,

@@ -141,6 +141,8 @@ def _decode(name: str):
             state = GOLDILOCKS_P + state % (U64 + 1 - GOLDILOCKS_P)
 
         def cut_value_at(q: int) -> int:        # the reference's digest at start + q (best effort: no earlier hit)
+            if state_kind == "window" and q >= WINDOW:      # a true digest: the window's alone (cheap)
+                return ctx.cut_value(ctx.digest(buf[start + q - WINDOW + 1:start + q + 1]))
             return ctx.cut_value(ctx.scan(buf, start, q + 1, state, U64, reference("aes"))[1])
 
         m = plant_steps(m, steps, cut_value_at) if long else plant(m, where, n, cut_value_at)

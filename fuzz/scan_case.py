@@ -158,10 +158,11 @@ def windowed_decode(family: str, bits: int, table_of):
     word = (1 << bits) - 1
 
     def state_at(t, w, span, state, q) -> int:
-        """The hash of the window at step q by the reference kernel with the full mask (stops early
-        only at a zero hash: the plant is best effort)."""
-        from chunkers.registry import reference
-        return adapter.scan(t, w, span[:q + w], state, word, reference(family))[1]
+        """The state at step q: the hash of the window at pr[q] xor the start state's offset from
+        the true hash at pr[0], rotated left by q (the rolls carry it along, chunkers/csrc/seg_roll.h),
+        in O(w) rather than a scan of q steps."""
+        e, r = state ^ adapter.state(t, span[:w]), q % bits
+        return adapter.state(t, span[q:q + w]) ^ ((e << r | e >> (bits - r)) & word)
 
     def decode(inp: Input):
         t = table_of(inp)

@@ -11,10 +11,13 @@ from fuzz.scan_case import (MAX_POSITIONS, SPAN_KINDS, U64, ScanFamily, data, ge
 
 def _fastcdc_state_at(gear, span, state, q) -> int:
     """fp after byte q by the reference kernel with the full mask (stops early only at fp == 0:
-    the plant is best effort, any mask is a valid case)."""
+    the plant is best effort, any mask is a valid case). Past byte 63 only the last 64 bytes
+    are fed, from 0: each step shifts the state left by one, so the start state is gone (spec 02
+    §4) and a plant in a long span costs 64 steps, not q."""
     from chunkers.fastcdc import scan
     from chunkers.registry import reference
-    return scan(gear, span[:q + 1], state, U64, reference("fastcdc"))[1]
+    lo = max(0, q - 63)
+    return scan(gear, span[lo:q + 1], state if lo == 0 else 0, U64, reference("fastcdc"))[1]
 
 
 def _fastcdc_decode(inp: Input):
