@@ -139,13 +139,17 @@ def seed_fields(g: Geometry) -> list[dict]:
     random state rarely meets, the span kind): no hit over two full rounds and the shortest split
     last round (three rounds) with tails of 0..3 positions; a full last round plus one position;
     an odd split (one round, then segments of an odd length and a tail of 1; AES: a block less
-    one, serial); a hit planted at the start, middle and end of every segment of the second round,
+    one, serial) and a hit at the last step of each later segment there; a hit planted at the start, middle and end of every segment of the second round,
     in the split last round and in the tail; two hits in the first round, segment 2 at step 10 and
     chain 0 at step 200 (chain 0 must win: the rescan); a constant span."""
     out = [dict(long_rounds=2, long_last="shortest", long_delta=DELTA + d) for d in (-1, 0, 1, 3)]
     out.append(dict(long_rounds=1, long_last="full", long_delta=DELTA + 1))
-    odd = min(g.chains * (g.seg_min + 1), g.chains * g.seg_len - 1)
-    out.append(dict(long_rounds=1, long_last="any", long_last_len=odd, long_delta=DELTA + 1))
+    odd_len = min(g.chains * (g.seg_min + 1), g.chains * g.seg_len - 1)
+    odd = dict(long_rounds=1, long_last="any", long_last_len=odd_len, long_delta=DELTA + 1)
+    out.append(odd)
+    if g.seg_min < g.seg_len:   # a hit at the odd last step of each later segment of that split round
+        out += [dict(odd, plants=1, edge="segment", round=1, segment=k, far=True, far_offset=g.seg_min)
+                for k in range(1, g.chains)]
     for k in range(g.chains):
         for edge, d in (("segment", 0), ("middle", 0), ("segment", -1)):
             out.append(dict(long_rounds=2, long_last="shortest", plants=1, edge=edge, round=1, segment=k,
