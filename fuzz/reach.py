@@ -79,7 +79,7 @@ def kernel_files(families) -> list[str]:
     return sorted(str(p.relative_to(fbuild.ROOT)) for p in seen if p.suffix in (".c", ".h"))
 
 
-def _corpus_dirs(names: list, corpus: Path | None) -> dict:
+def _corpus_dirs(names: list, corpus: Path) -> dict:
     """``{target: corpus directory}`` of ``--corpus DIR`` (BadInput when DIR is missing)."""
     if not corpus.is_dir():
         raise BadInput(f"--corpus {corpus}: no such directory")
@@ -143,11 +143,12 @@ def reach(names: list, seconds: int = 60, corpus: Path | None = None) -> dict:
     unknown = [n for n in names if n not in targets.TARGETS]
     if unknown:
         raise BadInput(f"unknown target {unknown[0]!r}; scan targets: {', '.join(scan_targets())}")
+    given = None if corpus is None else _corpus_dirs(names, corpus)     # checked before any work
     variant_dir = fbuild.build_dir("coverage")
     why = fbuild.stale(variant_dir)
     if why:
         raise BadInput(f"no current coverage build ({why.split(':')[0]}): run python -m fuzz build --variant coverage")
-    dirs, lines = _campaigns(names, seconds) if corpus is None else (_corpus_dirs(names, corpus), [])
+    dirs, lines = _campaigns(names, seconds) if given is None else (given, [])
     profile = WORK / "profile"
     shutil.rmtree(profile, ignore_errors=True)
     profile.mkdir(parents=True)
