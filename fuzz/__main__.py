@@ -96,6 +96,13 @@ def cmd_coverage(a) -> int:
     return 0
 
 
+def cmd_reach(a) -> int:
+    from fuzz import reach
+    rep = reach.reach(a.targets or reach.scan_targets(), a.time, a.corpus)
+    print(reach.text(rep, a.verbose))
+    return 2 if rep["skipped"] else 0
+
+
 def cmd_seeds(a) -> int:
     """Write a target's seeds as files (a directory) or as an OSS-Fuzz *_seed_corpus.zip."""
     import hashlib
@@ -162,17 +169,24 @@ def main(argv=None) -> int:
     c = sub.add_parser("coverage", help="kernel line/branch coverage of a target's corpus (llvm-cov)")
     c.add_argument("target", choices=list(targets.TARGETS))
     c.add_argument("--family", choices=SCAN_FAMILIES, help="kernel sources to report (default: from the target)")
+    rc = sub.add_parser("reach", help="kernel branch coverage reached by fuzzing alone, per kernel file (llvm-cov)")
+    rc.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: every scan target)")
+    rc.add_argument("--time", type=int, default=60, help="seconds of fuzzing per target (default 60)")
+    rc.add_argument("--corpus", type=Path, help="replay this corpus (DIR/TARGET/ or DIR) instead of fuzzing")
+    rc.add_argument("-v", "--verbose", action="store_true", help="list the uncovered branches (file:line)")
     sd = sub.add_parser("seeds", help="write a target's seed inputs to a directory or a .zip")
     sd.add_argument("target", choices=list(targets.TARGETS))
     sd.add_argument("dest", type=Path)
     sd.add_argument("--build-dir", type=Path, help="import chunkers from this build (no in-place build needed)")
     sub.add_parser("list", help="targets and the kernels that run here")
     a = p.parse_args(argv)
+    if a.cmd == "reach" and a.time <= 0 and a.corpus is None:
+        p.error("reach: --time must be > 0 (or --corpus DIR)")
     if a.cmd == "run" and (a.time < 0 or a.runs < 0 or not (a.time or a.runs)):
         p.error("run: --time and --runs must be >= 0 and not both 0 (a campaign needs a bound)")
     try:
         return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
-                "seeds": cmd_seeds, "list": cmd_list, "planted": cmd_planted}[a.cmd](a)
+                "seeds": cmd_seeds, "list": cmd_list, "reach": cmd_reach, "planted": cmd_planted}[a.cmd](a)
     except (FileNotFoundError, LookupError) as e:     # no instrumented build, atheris, Cython or clang
         print(f"error: {e}", file=sys.stderr)
         return 2

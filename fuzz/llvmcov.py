@@ -62,10 +62,44 @@ def collect(target: str, variant_dir: Path | None = None) -> Path:
     # -P: the repo root (cwd) must not shadow the coverage build's chunkers on sys.path
     subprocess.run([sys.executable, "-P", "-m", "fuzz", "replay", target, "--corpus", "--keep-going"],
                    cwd=fbuild.ROOT, env=env, check=False)
+    return merge(prof)
+
+
+def merge(prof: Path) -> Path:
+    """The .profraw files in ``prof`` merged into ``prof``/merged.profdata (returned)."""
     merged = prof / "merged.profdata"
     subprocess.run([_tool("llvm-profdata"), "merge", "-sparse", *map(str, prof.glob("*.profraw")),
                     "-o", str(merged)], check=True)
     return merged
+
+
+def _export(merged: Path, variant_dir: Path, files, *extra: str) -> dict:
+    """``llvm-cov export`` (JSON) of every extension of the build in ``variant_dir`` for ``files``."""
+    objects = sorted((Path(variant_dir) / "chunkers").glob("*.so"))
+    args = [_tool("llvm-cov"), "export", *extra, f"-instr-profile={merged}", str(objects[0])]
+    args += [f"-object={o}" for o in objects[1:]] + [str(s) for s in files]
+    return json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+
+
+def branches(merged: Path, variant_dir: Path, files) -> dict:
+    """``{path: [(line, column, taken, not_taken), ...]}`` (repository-relative paths, sorted by
+    line): each branch of ``files`` once, its counts summed over the copies of an inline function
+    that several extensions compile (a header's). A branch inside a macro's expansion is one per
+    expansion site and placed at the site's line and column."""
+    out, wanted = {}, {str(Path(f).resolve()) for f in files}
+    for f in _export(merged, variant_dir, files)["data"][0]["files"]:
+        if f["filename"] not in wanted:     # llvm-cov exports every file when none matches (another tree's build)
+            continue
+        counts: dict = {}
+        sites = [((b[0], b[1]), b) for b in f.get("branches", [])]
+        sites += [((e["source_region"][0], e["source_region"][1], b[0], b[1]), b)
+                  for e in f.get("expansions", []) for b in e["branches"]]
+        for key, b in sites:
+            t, n = counts.get(key, (0, 0))
+            counts[key] = (t + b[4], n + b[5])
+        out[str(Path(f["filename"]).relative_to(fbuild.ROOT))] = sorted(
+            (key[0], key[1], t, n) for key, (t, n) in counts.items())
+    return out
 
 
 def report(target: str, families, variant_dir: Path | None = None) -> dict:
@@ -73,11 +107,7 @@ def report(target: str, families, variant_dir: Path | None = None) -> dict:
     the families' sources after replaying ``target``'s inputs, plus the totals
     ``"kernels"`` (tier files and the header) and ``"all"``."""
     variant_dir = Path(variant_dir or fbuild.build_dir("coverage"))
-    merged = collect(target, variant_dir)
-    objects = sorted((variant_dir / "chunkers").glob("*.so"))
-    args = [_tool("llvm-cov"), "export", "-summary-only", f"-instr-profile={merged}", str(objects[0])]
-    args += [f"-object={o}" for o in objects[1:]] + [str(s) for s in sources(families)]
-    data = json.loads(subprocess.run(args, capture_output=True, text=True, check=True).stdout)
+    data = _export(collect(target, variant_dir), variant_dir, sources(families), "-summary-only")
     out = {}
     for f in data["data"][0]["files"]:
         s = f["summary"]

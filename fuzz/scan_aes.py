@@ -35,8 +35,9 @@ from __future__ import annotations
 import functools
 import hashlib
 
+from fuzz import long_span
 from fuzz.input import Input
-from fuzz.scan_case import KEYS, U64, ScanFamily, data, place, plant, plant_at
+from fuzz.scan_case import SPAN_KINDS, KEYS, U64, ScanFamily, data, place, plant, plant_at, plant_steps
 
 WINDOW = 64                 # spec 06 §1
 # Bytes per case: the window, two evp batches (512 positions each) and the farthest plant (1023) + 1.
@@ -125,20 +126,26 @@ def _decode(name: str):
         state_kind = inp.choice("state_kind", ("window", "any", "noncanonical"))
         state = inp.int("state", 0, U64)
         start = WINDOW + inp.int("skip", 0, 64)
-        where = plant_at(inp, far=1023)
-        buf = data(inp, MAX_SPAN)
-        if len(buf) < start:                    # the window before start must exist: zeros in front
-            buf = place(bytes(start - len(buf)) + bytes(buf))
-        n = len(buf) - start
+        long = inp.choice("span_kind", SPAN_KINDS) == "long"
+        if long:                                # position q's window ends at buf[start + q]
+            buf, n, steps = long_span.decode(inp, long_span.aes(), start, start)
+        else:
+            where = plant_at(inp, far=1023)
+            buf = data(inp, MAX_SPAN)
+            if len(buf) < start:                # the window before start must exist: zeros in front
+                buf = place(bytes(start - len(buf)) + bytes(buf))
+            n = len(buf) - start
         if state_kind == "window":
             state = ctx.digest(buf[start - WINDOW:start])
         elif state_kind == "noncanonical" and name == "goldilocks-aes":
             state = GOLDILOCKS_P + state % (U64 + 1 - GOLDILOCKS_P)
 
         def cut_value_at(q: int) -> int:        # the reference's digest at start + q (best effort: no earlier hit)
+            if state_kind == "window" and q >= WINDOW:      # a true digest: the window's alone (cheap)
+                return ctx.cut_value(ctx.digest(buf[start + q - WINDOW + 1:start + q + 1]))
             return ctx.cut_value(ctx.scan(buf, start, q + 1, state, U64, reference("aes"))[1])
 
-        m = plant(m, where, n, cut_value_at)
+        m = plant_steps(m, steps, cut_value_at) if long else plant(m, where, n, cut_value_at)
         return name, source, ctx, buf, start, n, state, m
     return decode
 
@@ -181,6 +188,9 @@ def _seeds(name: str):
             out.append(dict(mask_bits=6, repeat=64, data=bytes([byte]) * 70))
         out.append(dict(key_kind="key", key=bytes(range(100, 132)), mask_bits=6, data=generators.sha_ctr(300)))
         out += _material_seeds(name)
+        # long spans: several K x L blocks of the segment paths, hits in later segments and half
+        # segments, the earliest of two hits, the serial tail after the blocks
+        out += [dict(f, span_kind="long", mask_bits=64) for f in long_span.seed_fields(long_span.aes())]
         if name == "goldilocks-aes":
             for state in (0, 1, U64, (1 << 32) - 2):
                 out.append(dict(state_kind="noncanonical", state=state, mask_bits=5, data=generators.sha_ctr(200)))

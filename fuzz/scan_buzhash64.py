@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from array import array
 
+from fuzz import long_span
 from fuzz.scan_case import KEYS, U64, ScanFamily, table, windowed_decode, windowed_run
 
 
@@ -53,6 +54,15 @@ def buzhash64_seeds():
                         data=generators.sha_ctr(50)))
     for byte in (0x00, 0x41, 0xFF):
         out.append(dict(mask_kind="low", mask_bits=8, window_any=64, repeat=30, data=bytes([byte]) * 100))
+    # long spans (seg4's rounds, split last round, later segments, rescan) for a one-word window; for
+    # windows that change the geometry (1; 200: 2w > 256 steps per segment at least; 4095: 16w per
+    # segment) no hit over two rounds and the split last round, and the rescan
+    long = dict(span_kind="long", mask_kind="low", mask_bits=64, special_window=True)
+    fields = long_span.seed_fields(long_span.rolling("buzhash64", 64))
+    out += [dict(f, **long, window=64) for f in fields]
+    for w in (1, 200, 4095):
+        fields = long_span.seed_fields(long_span.rolling("buzhash64", w))
+        out += [dict(f, **dict(long, special_window=w != 200), window=w, window_any=w) for f in (fields[1], fields[-2])]
     return out
 
 

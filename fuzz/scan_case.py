@@ -17,6 +17,7 @@ from typing import Callable, NamedTuple
 from chunkers.params import mask as make_mask
 from chunkers.scanners import scanner
 from conformance.cases.guard import GuardedArena
+from fuzz import long_span
 from fuzz.input import Input
 
 U64 = (1 << 64) - 1
@@ -26,6 +27,9 @@ MODEL_MAX = 256             # spans up to this length are also checked against t
 # blocks and the tail: 1024 positions are 16..128 blocks plus every tail, and keep a case's cost
 # under the sanitizers (linear in its length) small enough for a high exec/s.
 MAX_POSITIONS = 1024
+SPAN_KINDS = ("short", "long")
+"""A case's span: short (the input's tail, up to MAX_POSITIONS) or long (fuzz/long_span.py: the
+segment-parallel kernels' rounds, blocks and their edges)."""
 KEYS = (bytes(32), bytes(range(32)), b"\xff" * 32, hashlib.sha256(b"fuzz").digest())
 WINDOWS = (1, 2, 3, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129, 4095)
 """Window sizes a windowed family's case picks among (the block and rotation boundaries)."""
@@ -96,8 +100,15 @@ def plant(m: int, where, n: int, state_at: Callable) -> int:
     if where is None or n <= 0:
         return m
     from_end, k = where
-    q = max(0, n - 1 - k) if from_end else min(n - 1, k)
-    return m & ~state_at(q) & U64
+    return plant_steps(m, [max(0, n - 1 - k) if from_end else min(n - 1, k)], state_at)
+
+
+def plant_steps(m: int, steps, state_at: Callable) -> int:
+    """The mask ``m`` minus the bits set in ``state_at(q)`` for every step q of ``steps``: a hit at
+    each (a long span's plants, fuzz/long_span.py; see :func:`plant`)."""
+    for q in steps:
+        m &= ~state_at(q) & U64
+    return m
 
 
 def place(buf: bytes) -> memoryview:
@@ -147,10 +158,11 @@ def windowed_decode(family: str, bits: int, table_of):
     word = (1 << bits) - 1
 
     def state_at(t, w, span, state, q) -> int:
-        """The hash of the window at step q by the reference kernel with the full mask (stops early
-        only at a zero hash: the plant is best effort)."""
-        from chunkers.registry import reference
-        return adapter.scan(t, w, span[:q + w], state, word, reference(family))[1]
+        """The state at step q: the hash of the window at pr[q] xor the start state's offset from
+        the true hash at pr[0], rotated left by q (the rolls carry it along, chunkers/csrc/seg_roll.h),
+        in O(w) rather than a scan of q steps."""
+        e, r = state ^ adapter.state(t, span[:w]), q % bits
+        return adapter.state(t, span[q:q + w]) ^ ((e << r | e >> (bits - r)) & word)
 
     def decode(inp: Input):
         t = table_of(inp)
@@ -159,15 +171,21 @@ def windowed_decode(family: str, bits: int, table_of):
         w = inp.choice("window", WINDOWS) if inp.bool("special_window") else inp.int("window_any", 1, 300)
         state_kind = inp.choice("state_kind", ("window", "any", "match"))
         state = inp.int("state", 0, word)
-        where = plant_at(inp)
-        span = data(inp, MAX_POSITIONS + w - 1)
-        if len(span) < w:                           # the scan needs a whole first window
-            w = max(1, len(span))
-            span = span if len(span) else place(b"\0")
+        long = inp.choice("span_kind", SPAN_KINDS) == "long"
+        if long:        # the window at step q ends at pr[q + w - 1]
+            span, _, steps = long_span.decode(inp, long_span.rolling(family, w), w, w - 1)
+        else:
+            where = plant_at(inp)
+            span = data(inp, MAX_POSITIONS + w - 1)
+            if len(span) < w:                       # the scan needs a whole first window
+                w = max(1, len(span))
+                span = span if len(span) else place(b"\0")
         if state_kind == "window":
             state = adapter.state(t, span[:w])
         elif state_kind == "match":
             state &= ~m & word                      # matches on entry: zero steps
+        if long:
+            return t, w, span, state, plant_steps(m, steps, lambda q: state_at(t, w, span, state, q))
         m = plant(m, where, len(span) - w + 1, lambda q: state_at(t, w, span, state, q))
         return t, w, span, state, m
 

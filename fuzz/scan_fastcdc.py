@@ -3,22 +3,30 @@ kernels must take any mask (fuzz/scan_diff.py runs them as ``scan_diff_fastcdc``
 
 from __future__ import annotations
 
+from fuzz import long_span
 from fuzz.input import Input
-from fuzz.scan_case import MAX_POSITIONS, U64, ScanFamily, data, gear_of, mask, plant, plant_at, table
+from fuzz.scan_case import (MAX_POSITIONS, SPAN_KINDS, U64, ScanFamily, data, gear_of, mask, plant, plant_at,
+                            plant_steps, table)
 
 
 def _fastcdc_state_at(gear, span, state, q) -> int:
     """fp after byte q by the reference kernel with the full mask (stops early only at fp == 0:
-    the plant is best effort, any mask is a valid case)."""
+    the plant is best effort, any mask is a valid case). Past byte 63 only the last 64 bytes
+    are fed, from 0: each step shifts the state left by one, so the start state is gone (spec 02
+    §4) and a plant in a long span costs 64 steps, not q."""
     from chunkers.fastcdc import scan
     from chunkers.registry import reference
-    return scan(gear, span[:q + 1], state, U64, reference("fastcdc"))[1]
+    lo = max(0, q - 63)
+    return scan(gear, span[lo:q + 1], state if lo == 0 else 0, U64, reference("fastcdc"))[1]
 
 
 def _fastcdc_decode(inp: Input):
     gear = table(inp, gear_of)
     m = mask(inp)
     state = inp.int("state", 0, U64)
+    if inp.choice("span_kind", SPAN_KINDS) == "long":     # the state after byte q is fp at step q
+        span, _, steps = long_span.decode(inp, long_span.rolling("fastcdc"), 0, 0)
+        return gear, span, state, plant_steps(m, steps, lambda q: _fastcdc_state_at(gear, span, state, q))
     where = plant_at(inp)
     span = data(inp, MAX_POSITIONS)
     m = plant(m, where, len(span), lambda q: _fastcdc_state_at(gear, span, state, q))
@@ -57,6 +65,9 @@ def _fastcdc_seeds():
     # a zero table entry makes every lane a true hit
     out.append(dict(overrides=1, override_index=0, override_value=0, mask_kind="high", mask_bits=30,
                     offset=5, data=bytes(40)))
+    # long spans: several rounds of seg4, its split last round, hits in later segments, the rescan
+    out += [dict(f, span_kind="long", mask_kind="high", mask_bits=64)
+            for f in long_span.seed_fields(long_span.rolling("fastcdc"))]
     return out
 
 
