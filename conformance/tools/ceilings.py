@@ -101,8 +101,8 @@ def probe(cc: list[str] | None = None) -> dict[str, float | str]:
         if name == "gather":
             found["gather_width"] = unit[-1]
     widths = [w for w in AES_WIDTHS if f"aes_{w}" in found]
-    if widths:              # the table's AES row: the widest (each width holds its own kernels)
-        found["aes"], found["aes_width"] = found[f"aes_{widths[-1]}"], widths[-1]
+    if widths:      # the table's AES row: the widest (each width holds its own kernels)
+        found["aes"], found["aes_width"] = found[f"aes_{widths[-1]}"], widths[-1]   # not a family: the block ceiling
     return found
 
 
