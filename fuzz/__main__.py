@@ -31,22 +31,32 @@ def _impl_target(name: str, impl: str):
     return mod
 
 
-def _inputs(name: str, corpus: bool, paths: list) -> list:
-    from fuzz.campaign import CORPUS_ROOT, REGRESSION_ROOT, regression_input
-    mod = targets.load(name)
-    items = [(f"seed {i}", s) for i, s in enumerate(mod.seeds())]
+def _inputs(name: str, corpus: bool, paths: list) -> tuple[list, list]:
+    """``([(label, bytes)...], [(path, why)...])``: the seeds, regressions, corpus files (``corpus``)
+    and ``paths`` of target NAME, and the files that could not be read or decoded."""
+    from fuzz.campaign import CORPUS_ROOT, REGRESSION_ROOT, read_input
+    items = [(f"seed {i}", s) for i, s in enumerate(targets.load(name).seeds())]
     regressions = REGRESSION_ROOT / name
-    if regressions.is_dir():
-        items += [(str(f), regression_input(name, f)) for f in sorted(regressions.iterdir())]
-    files = sorted((CORPUS_ROOT / name).iterdir()) if corpus and (CORPUS_ROOT / name).is_dir() else []
-    return mod, items + [(str(f), f.read_bytes()) for f in files + [Path(p) for p in paths]]
+    files = sorted(regressions.iterdir()) if regressions.is_dir() else []
+    files += sorted((CORPUS_ROOT / name).iterdir()) if corpus and (CORPUS_ROOT / name).is_dir() else []
+    skipped = []
+    for f in files + [Path(p) for p in paths]:
+        data, why = read_input(name, f)
+        if data is None:
+            skipped.append((f, why))
+        else:
+            items.append((str(f), data))
+    return items, skipped
 
 
 def cmd_replay(a) -> int:
-    """Run inputs through a target without libFuzzer; 1 if any fails."""
+    """Run inputs through a target without libFuzzer; 1 if any fails, 2 if a file could not be
+    read or decoded (one line each; the rest are replayed)."""
     failed = 0
     mod = _impl_target(a.target, a.impl)
-    _, items = _inputs(a.target, a.corpus, a.paths)
+    items, skipped = _inputs(a.target, a.corpus, a.paths)
+    for path, why in skipped:
+        print(f"error: {path}: {why}; not replayed", file=sys.stderr)
     for label, data in items:
         try:
             mod.TestOneInput(data)
@@ -56,8 +66,9 @@ def cmd_replay(a) -> int:
             if not a.keep_going:
                 break
     impl = f" against --impl {a.impl}" if targets.TARGETS[a.target].impl else ""
-    print(f"{a.target}: {len(items)} inputs replayed{impl}, {failed} failed")
-    return 1 if failed else 0
+    print(f"{a.target}: {len(items)} inputs replayed{impl}, {failed} failed"
+          + (f", {len(skipped)} files unreadable" if skipped else ""))
+    return 1 if failed else 2 if skipped else 0
 
 
 def cmd_build(a) -> int:
@@ -78,10 +89,17 @@ def cmd_run(a) -> int:
         s = campaign.run(name, a.time, a.jobs, a.build_dir, tuple(a.libfuzzer), runs=a.runs, minimize_runs=a.runs,
                          impl=a.impl)
         print(s.text(), flush=True)
+        if s.interrupted:           # Ctrl-C: the corpus is kept, the next targets are not run
+            return 130
         if not s.ok:
             bad += 1
             print(campaign.log_tail(name, impl=a.impl), file=sys.stderr)
     return 1 if bad else 0
+
+
+def cmd_campaign(a) -> int:
+    from fuzz import campaign_all
+    return campaign_all.main(a)
 
 
 def cmd_planted(a) -> int:
@@ -151,6 +169,14 @@ def main(argv=None) -> int:
     r.add_argument("--build-dir", type=Path, help="instrumented build (default fuzz/build/asan)")
     r.add_argument("--impl", default="ours", help=IMPL_HELP)
     r.add_argument("libfuzzer", nargs="*", help="extra libFuzzer flags (after --)")
+    ca = sub.add_parser("campaign", help="every target in turn, corpora merged, one report (fuzz/campaign_all.py)")
+    ca.add_argument("targets", nargs="*", metavar="TARGET", help="targets (default: every one --impl applies to)")
+    ca.add_argument("--time", type=int, default=600, help="seconds in all, split evenly over the targets (default 600)")
+    ca.add_argument("--runs", type=int, default=0, help="executions per target (0: bounded by --time)")
+    ca.add_argument("--jobs", type=int, default=1)
+    ca.add_argument("--impl", default="ours", help=IMPL_HELP)
+    ca.add_argument("--build-dir", type=Path, help="instrumented build (default fuzz/build/asan)")
+    ca.add_argument("--no-reach", action="store_true", help="leave out the branch reach of the corpora")
     rp = sub.add_parser("replay", help="run seeds, regressions (and corpus, paths) without libFuzzer")
     rp.add_argument("target", choices=list(targets.TARGETS))
     rp.add_argument("paths", nargs="*")
@@ -182,11 +208,14 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if a.cmd == "reach" and a.time <= 0 and a.corpus is None:
         p.error("reach: --time must be > 0 (or --corpus DIR)")
+    if a.cmd == "campaign" and (a.time < 0 or a.runs < 0 or not (a.time or a.runs) or a.jobs < 1):
+        p.error("campaign: --time and --runs must be >= 0 and not both 0, --jobs >= 1")
     if a.cmd == "run" and (a.time < 0 or a.runs < 0 or not (a.time or a.runs)):
         p.error("run: --time and --runs must be >= 0 and not both 0 (a campaign needs a bound)")
     try:
         return {"build": cmd_build, "run": cmd_run, "replay": cmd_replay, "coverage": cmd_coverage,
-                "seeds": cmd_seeds, "list": cmd_list, "reach": cmd_reach, "planted": cmd_planted}[a.cmd](a)
+                "seeds": cmd_seeds, "list": cmd_list, "reach": cmd_reach, "planted": cmd_planted,
+                "campaign": cmd_campaign}[a.cmd](a)
     except (FileNotFoundError, LookupError) as e:     # no instrumented build, atheris, Cython or clang
         print(f"error: {e}", file=sys.stderr)
         return 2

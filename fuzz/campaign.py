@@ -62,10 +62,11 @@ class Summary(NamedTuple):
     errors: list = []
     impl: str = "ours"
     kernels: list = []      # Target.impl targets: the implementation and its kernels per family (what ran, what not)
+    interrupted: bool = False   # stopped by Ctrl-C: counts up to then, findings kept unminimized
 
     @property
     def ok(self) -> bool:
-        return not self.findings and self.returncode == 0 and not self.errors
+        return not self.findings and self.returncode == 0 and not self.errors and not self.interrupted
 
     def text(self) -> str:
         lines = [f"{self.target}: {self.execs} execs in {self.seconds:.0f} s ({self.execs_per_s}/s), "
@@ -74,7 +75,9 @@ class Summary(NamedTuple):
         lines += [f"  {line}" for line in self.kernels]
         lines += [f"  FINDING -> {f}" for f in self.findings]
         lines += [f"  {line}" for line in self.not_run]
-        if self.returncode and not self.findings:
+        if self.interrupted:
+            lines.append("  interrupted (Ctrl-C): corpus kept, counts up to then")
+        elif self.returncode and not self.findings:
             lines.append(f"  libFuzzer exited with status {self.returncode} without an artifact")
         lines += [f"  ERROR: {e}" for e in self.errors]
         return "\n".join(lines)
@@ -116,6 +119,23 @@ def _libfuzzer(name: str, args: list, env: dict, cwd: Path, log: Path, timeout: 
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
             return -9
+        except KeyboardInterrupt:   # Ctrl-C reaches only us (own session): stop libFuzzer and its jobs, then re-raise
+            _stop(proc)
+            raise
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """SIGINT to the process group (libFuzzer exits; its corpus files are already written), SIGKILL after 10 s."""
+    for sig, wait in ((signal.SIGINT, 10), (signal.SIGKILL, None)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
 
 
 class MinimizeError(RuntimeError):
@@ -153,11 +173,18 @@ def minimize(name: str, artifact: Path, env: dict, seconds: int = 60, runs: int 
         if not out.exists() or "CRASH_MIN: failed to minimize beyond" not in text:
             failure = (f"minimizing {artifact.name} failed (libFuzzer's helpers did not run the target?); "
                        f"{log}:\n" + "\n".join(text.splitlines()[-15:]))
-    data = (out if out.exists() and not failure else artifact).read_bytes()
+    return keep(name, (out if out.exists() and not failure else artifact).read_bytes(), artifact.name, regressions,
+                note, failure)
+
+
+def keep(name: str, data: bytes, artifact_name: str, regressions: Path | None = None, note: str = "",
+         failure: str | None = None) -> Path:
+    """Write input ``data`` of finding ``artifact_name`` (crash-SHA...) as a regression of NAME
+    (see :func:`minimize`); MinimizeError after writing it when ``failure`` says why it is unminimized."""
     inp = Input(data, record=True)
     targets.load(name).decode(inp)
     dest = Path(regressions or REGRESSION_ROOT / name) / \
-        f"{artifact.name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}.json"
+        f"{artifact_name.split('-')[0]}-{hashlib.sha1(data).hexdigest()[:16]}.json"
     dest.parent.mkdir(parents=True, exist_ok=True)
     dest.write_text(dump_regression(to_json(inp.fields), data, note))
     if failure:
@@ -181,12 +208,33 @@ def regression_input(name: str, path: Path) -> bytes:
     return from_json(targets.load(name).decode, json.loads(path.read_text())["fields"])
 
 
-def _stats(text: str) -> tuple:
-    stats = {}
-    for key, val in _STAT.findall(text):
-        stats[key] = stats.get(key, 0) + int(val)
-    status = _STATUS.findall(text)
-    cov, ft = (int(status[-1][1]), int(status[-1][2])) if status else (0, 0)
+def read_input(name: str, path: Path) -> tuple[bytes | None, str]:
+    """``(bytes to replay, "")`` of a corpus or regression file of target NAME (regression_input),
+    or ``(None, why)``: unreadable (a directory, no permission, vanished) or corrupt (a
+    regression .json that does not parse or does not decode)."""
+    try:
+        return regression_input(name, Path(path)), ""
+    except OSError as e:
+        return None, f"unreadable ({e.strerror or e})"
+    except (ValueError, KeyError, TypeError) as e:
+        return None, f"corrupt ({type(e).__name__}: {e})"
+
+
+def _stats(logs: list) -> tuple:
+    """``(stats, cov, ft)`` of libFuzzer logs: final stats summed over the logs (a run stopped by
+    Ctrl-C prints none: its executions are then the last status line's ``#N`` of each log),
+    ``cov`` / ``ft`` of the last status line."""
+    stats, last_status = {}, []
+    for text in logs:
+        for key, val in _STAT.findall(text):
+            stats[key] = stats.get(key, 0) + int(val)
+        status = _STATUS.findall(text)
+        if status:
+            last_status.append(status[-1])
+            stats.setdefault("_status_execs", 0)
+            stats["_status_execs"] += int(status[-1][0])
+    stats.setdefault("number_of_executed_units", stats.pop("_status_execs", 0))
+    cov, ft = (int(last_status[-1][1]), int(last_status[-1][2])) if last_status else (0, 0)
     return stats, cov, ft
 
 
@@ -249,6 +297,22 @@ def impl_inventory(name: str, python: Path, env: dict) -> dict:
     return inv
 
 
+def target_env(name: str, impl: str = "ours", variant_dir: Path | None = None) -> tuple[Path, dict]:
+    """``(python, env)`` that run target NAME against ``impl`` (see :func:`run`); FileNotFoundError or
+    LookupError (one line) when the instrumented build or the implementation is missing."""
+    spec = targets.TARGETS[name]
+    check_impl(name, impl)
+    if impl == "ours" or variant_dir:       # absolute: libFuzzer runs in the artifacts directory
+        variant_dir = Path(variant_dir or fbuild.build_dir("asan")).resolve()
+        why = fbuild.stale(variant_dir)
+        if why:
+            raise FileNotFoundError(why)
+    if not spec.impl:
+        return Path(sys.executable), fbuild.run_env(variant_dir, spec.pymalloc)
+    python = fbuild.impl_python(impl)
+    return python, fbuild.impl_env(impl, python, variant_dir, spec.pymalloc)
+
+
 def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = None, extra: tuple = (),
         minimize_seconds: int = 60, runs: int = 0, minimize_runs: int = 0, impl: str = "ours",
         corpus: Path | None = None, seed: bool = True, artifacts: Path | None = None,
@@ -268,19 +332,8 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
     fuzz/artifacts/RUN_DIR (:func:`run_dir`: NAME, or NAME--IMPL) and fuzz/regressions/NAME; ``seed=False`` leaves the corpus unseeded
     (an empty one starts from nothing)."""
     spec = targets.TARGETS[name]
-    check_impl(name, impl)
-    python, kernels = Path(sys.executable), []
-    if impl == "ours" or variant_dir:       # absolute: libFuzzer runs in the artifacts directory
-        variant_dir = Path(variant_dir or fbuild.build_dir("asan")).resolve()
-        why = fbuild.stale(variant_dir)
-        if why:
-            raise FileNotFoundError(why)
-    if spec.impl:
-        python = fbuild.impl_python(impl)
-        env = fbuild.impl_env(impl, python, variant_dir, spec.pymalloc)
-        kernels = impl_inventory(name, python, env)["lines"]
-    else:
-        env = fbuild.run_env(variant_dir, spec.pymalloc)
+    python, env = target_env(name, impl, variant_dir)
+    kernels = impl_inventory(name, python, env)["lines"] if spec.impl else []
     if seed:
         corpus = seed_corpus(name, impl, corpus)
     else:
@@ -298,27 +351,32 @@ def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = 
     if jobs > 1:
         args += [f"-jobs={jobs}", f"-workers={jobs}"]
     log = artifacts / "fuzz.log"
-    start = time.monotonic()
-    rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, (seconds or 600) * 2 + 300, python)
+    start, interrupted = time.monotonic(), False
+    try:
+        rc = _libfuzzer(name, [*args, *extra, str(corpus)], env, artifacts, log, (seconds or 600) * 2 + 300, python)
+    except KeyboardInterrupt:       # libFuzzer stopped (_libfuzzer); summarize what ran, keep what it found
+        rc, interrupted = -2, True
     elapsed = time.monotonic() - start
     # with -jobs the workers log to fuzz-J.log (libFuzzer also echoes them into fuzz.log: not counted twice)
-    job_logs = sorted(artifacts.glob("fuzz-*.log"))
-    text = "".join(p.read_text(errors="replace") for p in job_logs) if job_logs else log.read_text(errors="replace")
-    stats, cov, ft = _stats(text)
+    job_logs = sorted(artifacts.glob("fuzz-*.log")) or [log]
+    texts = [p.read_text(errors="replace") for p in job_logs if p.exists()]
+    stats, cov, ft = _stats(texts)
     found = sorted(_findings(artifacts) - before_findings)
-    errors = _job_errors(artifacts, jobs) if jobs > 1 else []
-    found_in = []
+    errors = _job_errors(artifacts, jobs) if jobs > 1 and not interrupted else []
+    found_in, note = [], f"found with --impl {impl}" if spec.impl else ""
     for f in found:
         try:
-            found_in.append(os.path.relpath(minimize(name, f, env, minimize_seconds, minimize_runs, python,
-                                                     regressions, f"found with --impl {impl}" if spec.impl else "")))
+            kept = (keep(name, f.read_bytes(), f.name, regressions, note) if interrupted else
+                    minimize(name, f, env, minimize_seconds, minimize_runs, python, regressions, note))
+            found_in.append(os.path.relpath(kept))
         except MinimizeError as e:
             errors.append(str(e))
             found_in.append(os.path.relpath(e.regression))
     after_corpus = len(list(corpus.iterdir()))
-    summary = Summary(name, elapsed, stats.get("number_of_executed_units", 0),
-                      stats.get("average_exec_per_sec", 0), cov, ft, after_corpus, after_corpus - before_corpus,
-                      found_in, sorted(set(_NOT_RUN.findall(text))), rc, errors, impl, kernels)
+    execs = stats.get("number_of_executed_units", 0)
+    rate = stats.get("average_exec_per_sec") or (int(execs / elapsed) if interrupted and elapsed else 0)
+    summary = Summary(name, elapsed, execs, rate, cov, ft, after_corpus, after_corpus - before_corpus,
+                      found_in, sorted(set(_NOT_RUN.findall("".join(texts)))), rc, errors, impl, kernels, interrupted)
     (artifacts / "summary.json").write_text(json.dumps(summary._asdict(), indent=1))
     return summary
 
@@ -333,3 +391,57 @@ def clean(name: str) -> None:
     """Forget the target's local corpus and artifacts (regressions stay)."""
     for d in (CORPUS_ROOT / name, ARTIFACT_ROOT / name):
         shutil.rmtree(d, ignore_errors=True)
+
+
+class MergeError(RuntimeError):
+    """A corpus merge did not finish (libFuzzer failed, the disk filled); the corpus is as it was."""
+
+
+def merge(name: str, corpus: Path, impl: str = "ours", variant_dir: Path | None = None,
+          artifacts: Path | None = None) -> tuple[int, int]:
+    """Minimize ``corpus`` of target NAME in place with libFuzzer's ``-merge=1`` (the smallest
+    subset of its files with the same coverage features); ``(files before, files after)``.
+
+    The merged set is built in a sibling directory and swapped in only when libFuzzer finished and
+    kept at least one file of a non-empty corpus; the swap is two renames with SIGINT held off.
+    MergeError (the corpus untouched, the partial merge removed) otherwise: libFuzzer failed, a
+    write failed (ENOSPC), a file could not be read. KeyboardInterrupt leaves the corpus as it was."""
+    spec = targets.TARGETS[name]
+    python, env = target_env(name, impl, variant_dir)
+    artifacts = Path(artifacts or ARTIFACT_ROOT / run_dir(name, impl))
+    artifacts.mkdir(parents=True, exist_ok=True)
+    corpus = Path(corpus).resolve()
+    merged, old = corpus.with_name(corpus.name + ".merging"), corpus.with_name(corpus.name + ".premerge")
+    if old.is_dir():        # an earlier merge stopped between its renames (a crash, a power cut)
+        if corpus.is_dir():
+            shutil.rmtree(old)
+        else:
+            old.rename(corpus)
+    before = len(list(corpus.iterdir()))
+    log = artifacts / "merge.log"
+    try:
+        shutil.rmtree(merged, ignore_errors=True)
+        merged.mkdir()
+        rc = _libfuzzer(name, ["-merge=1", f"-max_len={spec.max_len}", "-timeout=30", "-rss_limit_mb=4096",
+                               f"-artifact_prefix={artifacts}/", str(merged), str(corpus)],
+                        env, artifacts, log, 3600, python)
+        after = len(list(merged.iterdir()))
+        if rc != 0 or (before and not after):
+            tail = "\n".join(log.read_text(errors="replace").splitlines()[-6:]) if log.exists() else ""
+            raise MergeError(f"merging the corpus of {name} ({corpus}) failed (libFuzzer exit {rc}, "
+                             f"{after} of {before} files written); the corpus is kept as it was. {log}:\n{tail}")
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            corpus.rename(old)
+            merged.rename(corpus)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        shutil.rmtree(old, ignore_errors=True)
+        return before, after
+    except OSError as e:
+        if old.is_dir() and not corpus.exists():
+            old.rename(corpus)
+        raise MergeError(f"merging the corpus of {name} ({corpus}) failed: {e.strerror or e}"
+                         f"{f' ({e.filename})' if e.filename else ''}; the corpus is kept as it was") from None
+    finally:
+        shutil.rmtree(merged, ignore_errors=True)

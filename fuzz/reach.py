@@ -107,13 +107,9 @@ def replay_files(name: str, paths: list) -> tuple[int, list]:
     mod = targets.load(name)
     failed, skipped = 0, []
     for path in paths:
-        try:
-            data = campaign.regression_input(name, path) if path.suffix == ".json" else path.read_bytes()
-        except OSError as e:
-            skipped.append((str(path), f"unreadable ({e.strerror or e})"))
-            continue
-        except (ValueError, KeyError, TypeError) as e:
-            skipped.append((str(path), f"corrupt ({type(e).__name__}: {e})"))
+        data, why = campaign.read_input(name, path)
+        if data is None:
+            skipped.append((str(path), why))
             continue
         try:
             mod.TestOneInput(data)

@@ -6,6 +6,7 @@ kept chunk keeps its bytes (spec 01 §8), and the thread never outlives its stre
 import errno
 import io
 import os
+import time
 
 import pytest
 
@@ -313,3 +314,69 @@ def test_fork_check_holds_when_the_child_has_the_starters_pid(file_of, tmp_path)
     if code == 7:
         pytest.skip("no permission to unshare a pid namespace from Python here")
     assert code == 0, err
+
+
+def _offset_at_least(fd, n):
+    """Wait until the read-ahead thread's reads (the open file's offset, shared with its
+    duplicate) have passed ``n`` bytes; a cap of 120 s, not a timed assertion."""
+    for _ in range(120000):
+        if os.lseek(fd, 0, os.SEEK_CUR) >= n:
+            return
+        time.sleep(0.001)
+    pytest.fail(f"the read-ahead thread never read {n} bytes")
+
+
+def _thread_fd(fd):
+    """The read-ahead thread's duplicate of ``fd`` (same file, another number; /proc/self/fd)."""
+    target = os.readlink(f"/proc/self/fd/{fd}")
+    dups = [int(n) for n in os.listdir("/proc/self/fd")
+            if int(n) != fd and os.path.exists(f"/proc/self/fd/{n}") and os.readlink(f"/proc/self/fd/{n}") == target]
+    assert len(dups) == 1, dups
+    return dups[0]
+
+
+@needs_proc
+def test_a_stream_closed_during_a_fill_stops_its_reads(file_of, monkeypatch):
+    """Closing a stream while its thread fills the buffer (1-byte pieces: a fill of about 1 MiB
+    is a million reads) stops the reads at the next piece: the file's offset stays far below
+    where the fill would end (fails when stop waits for the fill to complete)."""
+    monkeypatch.setattr(driver, "READ_AHEAD_PIECE", 1)
+    data = data_of(READ_AHEAD_MIN + 12345, seed=11)
+    fd = os.open(file_of(data), os.O_RDONLY)
+    base = threads()
+    try:
+        it = chunkers.FastCDC(KEY, 6, 10, 8, 0).chunkify(fd)
+        first = next(it)
+        _offset_at_least(fd, 4096)
+        it.close()
+        offset = os.lseek(fd, 0, os.SEEK_CUR)
+    finally:
+        os.close(fd)
+    assert first.size <= 1024 and threads() == base
+    assert offset < READ_SIZE + 1024, offset     # the whole first fill: READ_SIZE + max_size bytes
+
+
+@needs_proc
+def test_a_read_failing_after_landed_pieces_chunks_them_first(file_of, monkeypatch):
+    """A read of the thread that fails after pieces of its fill landed (its descriptor closed
+    under it: EBADF) is an OSError only after every landed byte was scanned: the chunks cover the
+    file up to at most max_size before where the reads stopped, and are its bytes (fails when
+    the error is reported before the bytes that came with the fill)."""
+    monkeypatch.setattr(driver, "READ_AHEAD_PIECE", 1)
+    data = data_of(READ_AHEAD_MIN + 12345, seed=12)
+    fd = os.open(file_of(data), os.O_RDONLY)
+    chunks = []
+    try:
+        it = chunkers.FastCDC(KEY, 6, 10, 8, 0).chunkify(fd)
+        chunks.append(next(it))
+        _offset_at_least(fd, 256 << 10)         # far more than the consumer has seen, far less than the fill
+        os.close(_thread_fd(fd))
+        with pytest.raises(OSError) as e:
+            for c in it:
+                chunks.append(c)
+        read = os.lseek(fd, 0, os.SEEK_CUR)
+    finally:
+        os.close(fd)
+    assert e.value.errno == errno.EBADF
+    got = b"".join(c.tobytes() for c in chunks)
+    assert got == data[:len(got)] and read - 1024 <= len(got) <= read, (len(got), read)
