@@ -29,6 +29,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from fuzz.launcher import MUTATOR_LIB_ENV
+
 ROOT = Path(__file__).resolve().parent.parent
 BUILD_ROOT = ROOT / "fuzz" / "build"
 
@@ -159,6 +161,22 @@ def _sanitized(env: dict, runtime: Path, pymalloc: bool) -> dict:
         UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:silence_unsigned_overflow=1",
     )
     return env
+
+
+def with_custom_mutator(env: dict) -> dict:
+    """``env`` (of run_env / impl_env) with atheris's custom-mutator library preloaded after its
+    libFuzzer runtime, and named in ``$CHUNKERS_FUZZ_MUTATOR_LIB``. libFuzzer looks up
+    ``LLVMFuzzerCustomMutator`` once, as a weak symbol, when the preloaded runtime is loaded;
+    atheris's ``custom_mutator`` module that defines it is imported later, and without this
+    libFuzzer never calls the target's mutator (its log then lacks "found LLVMFuzzerCustomMutator").
+    The library needs the interpreter's symbols: the target takes it out of LD_PRELOAD for the
+    shells libFuzzer starts its helpers with (harness.main), and the helper launcher puts it back
+    for the interpreter (fuzz/launcher.py). LookupError when that atheris has no such library."""
+    runtime = Path(env["LD_PRELOAD"].split()[0])
+    found = sorted((runtime.parent / "atheris").glob("custom_mutator*.so"))
+    if not found:
+        raise LookupError(f"atheris at {runtime.parent} has no custom_mutator library: pip install atheris==3.0.0")
+    return dict(env, LD_PRELOAD=f"{env['LD_PRELOAD']} {found[0]}", **{MUTATOR_LIB_ENV: str(found[0])})
 
 
 # --impl (fuzz targets with Target.impl): which interpreter runs the target and with what.

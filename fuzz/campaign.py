@@ -308,9 +308,11 @@ def target_env(name: str, impl: str = "ours", variant_dir: Path | None = None) -
         if why:
             raise FileNotFoundError(why)
     if not spec.impl:
-        return Path(sys.executable), fbuild.run_env(variant_dir, spec.pymalloc)
-    python = fbuild.impl_python(impl)
-    return python, fbuild.impl_env(impl, python, variant_dir, spec.pymalloc)
+        python, env = Path(sys.executable), fbuild.run_env(variant_dir, spec.pymalloc)
+    else:
+        python = fbuild.impl_python(impl)
+        env = fbuild.impl_env(impl, python, variant_dir, spec.pymalloc)
+    return python, fbuild.with_custom_mutator(env) if spec.custom_mutator else env
 
 
 def run(name: str, seconds: int = 60, jobs: int = 1, variant_dir: Path | None = None, extra: tuple = (),

@@ -107,8 +107,9 @@ def main(test_one_input, instrument=(), mutator=None) -> None:
     """
     import atheris
 
-    from fuzz.launcher import libfuzzer_argv
+    from fuzz.launcher import libfuzzer_argv, without_mutator_lib
 
+    without_mutator_lib()
     _instrument(instrument)
     atheris.Setup(libfuzzer_argv(sys.argv), test_one_input, **({"custom_mutator": mutator} if mutator else {}))
     atheris.Fuzz()

@@ -13,7 +13,8 @@ that has atheris). The environment (PYTHONPATH, LD_PRELOAD, sanitizer options)
 is inherited by the helpers unchanged. A frozen target (PyInstaller, as
 OSS-Fuzz builds them) is its own interpreter and keeps its argv.
 ``CHUNKERS_FUZZ_LAUNCHER=PATH`` names another helper command (tests use it
-to plant helpers that cannot start).
+to plant helpers that cannot start). ``$CHUNKERS_FUZZ_MUTATOR_LIB`` (atheris's custom-mutator
+library, fuzz.build.with_custom_mutator) is preloaded by the launcher for the interpreter only.
 """
 
 from __future__ import annotations
@@ -26,6 +27,18 @@ import tempfile
 from pathlib import Path
 
 
+MUTATOR_LIB_ENV = "CHUNKERS_FUZZ_MUTATOR_LIB"     # set by fuzz.build.with_custom_mutator
+
+
+def without_mutator_lib() -> None:
+    """Take ``$CHUNKERS_FUZZ_MUTATOR_LIB`` out of this process's LD_PRELOAD (it is loaded already):
+    libFuzzer starts its helpers through ``sh``, which cannot load a library that needs Python's
+    symbols; the launcher adds it again for the interpreter."""
+    lib = os.environ.get(MUTATOR_LIB_ENV)
+    if lib and lib in os.environ.get("LD_PRELOAD", "").split():
+        os.environ["LD_PRELOAD"] = " ".join(p for p in os.environ["LD_PRELOAD"].split() if p != lib)
+
+
 def launcher(script: str, python: str = sys.executable, directory: str | None = None) -> Path:
     """A shell script that runs ``python script "$@"`` (absolute paths), created
     once per (python, script) pair under ``directory`` (default: the temporary
@@ -34,7 +47,11 @@ def launcher(script: str, python: str = sys.executable, directory: str | None = 
     tag = hashlib.sha1(f"{python}\0{script}".encode()).hexdigest()[:16]
     home = Path(directory or tempfile.gettempdir()) / f"chunkers-fuzz-{os.getuid()}"
     path = home / f"{Path(script).stem}-{tag}"
-    text = f"#!/bin/sh\n# libFuzzer helper launcher (fuzz/launcher.py)\nexec {shlex.quote(python)} {shlex.quote(script)} \"$@\"\n"
+    text = ("#!/bin/sh\n# libFuzzer helper launcher (fuzz/launcher.py)\n"
+            # atheris's custom-mutator library, for the interpreter only (fuzz.build.with_custom_mutator)
+            f'if [ -n "${MUTATOR_LIB_ENV}" ]; then LD_PRELOAD="${{LD_PRELOAD:+$LD_PRELOAD }}${MUTATOR_LIB_ENV}"; '
+            "export LD_PRELOAD; fi\n"
+            f"exec {shlex.quote(python)} {shlex.quote(script)} \"$@\"\n")
     if not path.exists() or path.read_text() != text:
         home.mkdir(parents=True, exist_ok=True)
         tmp = home / f".{path.name}.{os.getpid()}"

@@ -27,6 +27,7 @@ class Target(NamedTuple):
     dictionary: str | None = None
     pymalloc: bool = False
     impl: bool = False      # fuzzes the implementation --impl names (impls), not only ours
+    custom_mutator: bool = False    # hands atheris a custom mutator (fuzz.build.with_custom_mutator)
 
 
 TARGETS = {
@@ -42,7 +43,7 @@ TARGETS = {
     "params_parse": Target(max_len=2048, dictionary="params_parse.dict"),
     "vectors_load": Target(max_len=512),
     # --impl X: every kernel of X against our reference chunkers (fuzz/impl_chunks.py)
-    "impl_chunks": Target(max_len=8192, impl=True, pymalloc=True),
+    "impl_chunks": Target(max_len=8192, impl=True, pymalloc=True, custom_mutator=True),
 }
 
 

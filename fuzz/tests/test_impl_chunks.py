@@ -105,7 +105,7 @@ def test_the_stand_in_borg_passes_the_seeds(stub_borg):
 
 def test_instrumented_modules_of_the_stand_in(stub_borg):
     stub_borg.kernels("fastcdc")            # imports borg.chunkers
-    assert target.instrumented_modules(stub_borg) == ["vectors.impls.borg", "borg.chunkers"]
+    assert target.instrumented_modules(stub_borg) == ["borg.chunkers"]      # not our adapter: the stand-in
 
 
 @pytest.mark.parametrize("path", PLANTED, ids=[p.name for p in PLANTED])
@@ -175,7 +175,7 @@ def test_config_length_is_where_the_data_starts():
                          reads=2, read_size=[5, 9])
     for data in (b"", b"\x01", random.Random(32).randbytes(300)):
         assert target.config_length(head + data) == len(head)
-    assert target.config_length(head[:5]) == 5                  # an input that ends inside the configuration
+    assert target.config_length(head[:5]) > 5                   # an input that ends inside the configuration
 
 
 class _Atheris:
@@ -196,7 +196,9 @@ def test_mutate_keeps_the_configuration_unless_steered_to_change_it(monkeypatch)
     assert out[:split] == raw[:split] and out[split:] == bytes([0xff]) * 64
     steering.config_rate = 1.0                                   # libFuzzer's whole-input mutation
     assert target.mutate(raw, 4096, seed=7) == _Atheris.Mutate(raw, 4096)
-    assert target.mutate(raw[:split - 1], 4096, seed=7) == _Atheris.Mutate(raw[:split - 1], 4096)   # no data yet
+    assert target.mutate(raw[:split - 1], 4096, seed=7) == _Atheris.Mutate(raw[:split - 1], 4096)   # no whole config
+    steering.config_rate = 0.0                                   # a configuration without data: data from one byte
+    assert target.mutate(raw[:split], 4096, seed=7) == raw[:split] + b"\xff"
 
 
 class _Constructing(impls.Ours):
@@ -212,3 +214,56 @@ def test_steering_holds_construction_to_its_share(share, rate):
         impl.construction_seconds += share * 0.001
         steering.ran(0.001)
     assert steering.config_rate == pytest.approx(rate)           # from 1.0: 1.0 * 0.25 / share, within bounds
+
+
+class _Module:
+    """A stand-in implementation module for harvest_constants."""
+
+
+def test_harvest_constants_takes_bytes_and_ints_of_the_code(monkeypatch):
+    src = ("def check(key, n):\n"
+           "    def inner(x):\n        return x == b'\\x01\\x02\\x03'\n"
+           "    return key[:2] == b'\\x5a\\xa5' or n == 0x1234 or inner(key) or key == b'x' or n == 7\n"
+           "class C:\n    def m(self, v):\n        return v == b'\\xee\\xff'\n")
+    mod = type(sys)("harvest_probe")
+    exec(compile(src, "harvest_probe.py", "exec"), mod.__dict__)
+    for obj in (mod.check, mod.C.m):
+        obj.__module__ = "harvest_probe"
+    monkeypatch.setitem(sys.modules, "harvest_probe", mod)
+    found = target.harvest_constants(["harvest_probe"])
+    assert set(found) == {b"\x5a\xa5", b"\x01\x02\x03", b"\xee\xff", b"\x34\x12", b"\x12\x34"}   # 1-byte ones left out
+
+
+def test_mutate_key_writes_a_constant_into_the_key_and_keeps_the_rest():
+    raw = target.script(target.decode, chunker="rabin-aes", fixed_key=True, key_index=target.KEYS[1],
+                        chunk_min_exp=6, chunk_max_exp=10, hash_mask_bits=7, data=b"\x07" * 100)
+    rnd, starts, elsewhere = random.Random(5), 0, 0
+    for _ in range(200):
+        out = target.mutate_key(raw, [b"\x5a\xa5"], rnd, 4096)
+        case = target.decode(Input(out))
+        assert case["params"] == ("rabin-aes", 6, 10, 7, 0) and case["data"][-100:] == b"\x07" * 100
+        assert len(case["data"]) >= 256 and b"\x5a\xa5" in case["key"] and len(case["key"]) == 32
+        starts += case["key"][:2] == b"\x5a\xa5"
+        elsewhere += case["key"][:2] != b"\x5a\xa5"
+    assert starts > 50 and elsewhere > 50
+    assert target.mutate_key(raw, [b"\x5a\xa5"], rnd, 8) is None             # over libFuzzer's length limit
+    unkeyed = target.script(target.decode, chunker="buzhash", data=b"abc")
+    assert target.mutate_key(unkeyed, [b"\x5a\xa5"], rnd, 4096) is None
+
+
+def test_mutate_key_of_a_short_input_is_short():
+    # libFuzzer starts with inputs of a few bytes: the rewritten case must fit its limit to be taken
+    raw = target.script(target.decode, chunker="rabin-aes")[:1]
+    for seed in range(50):
+        out = target.mutate_key(raw, [b"\x5a\xa5"], random.Random(seed), 64)
+        key = target.decode(Input(out))["key"]
+        # chunker, gen_len, gen_seed, fixed_key, key_len, then the key up to the word's end
+        assert len(out) == 6 + key.index(b"\x5a\xa5") + 2, (seed, out)
+
+
+def test_mutate_takes_the_key_route_at_its_rate(monkeypatch):
+    monkeypatch.setitem(sys.modules, "atheris", _Atheris)
+    monkeypatch.setattr(target, "_CONSTANTS", [b"\x5a\xa5"])
+    raw = target.script(target.decode, chunker="rabin-aes", data=bytes(64))
+    keyed = sum(b"\x5a\xa5" in target.decode(Input(target.mutate(raw, 4096, seed)))["key"] for seed in range(2000))
+    assert 0.5 * target.KEY_MUTATION_RATE * 2000 < keyed < 1.5 * target.KEY_MUTATION_RATE * 2000

@@ -153,3 +153,12 @@ def test_short_campaign_summary(scratch_roots):
     assert s.ok, s.text()
     # execs_per_s is not checked: libFuzzer divides by whole seconds and reports 0 for a run under one
     assert s.execs > 100 and s.coverage_edges > 100 and s.corpus_entries > 0
+
+
+def test_impl_chunks_campaign_runs_its_custom_mutator_and_its_helpers_start(scratch_roots, path_without_atheris):
+    """libFuzzer finds the target's custom mutator (fuzz.build.with_custom_mutator: without it the
+    preloaded runtime never calls it) and the -jobs helpers, started through sh, still run."""
+    s = campaign.run("impl_chunks", seconds=0, runs=200, jobs=2)
+    assert s.ok and s.execs >= 400, s.text()
+    logs = "".join(p.read_text() for p in (scratch_roots / "ARTIFACT_ROOT" / "impl_chunks").glob("fuzz-*.log"))
+    assert logs.count("found LLVMFuzzerCustomMutator") == 2, logs[-3000:]
