@@ -22,23 +22,42 @@ from fuzz.campaign import ARTIFACT_ROOT
 CSRC = fbuild.ROOT / "chunkers" / "csrc"
 
 
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def includes(path: Path, seen: set) -> None:
+    """Add ``path`` and every header it includes with quotes, transitively, to ``seen``."""
+    if path in seen or not path.is_file():
+        return
+    seen.add(path)
+    for name in _INCLUDE.findall(path.read_text(errors="replace")):
+        includes((path.parent / name).resolve(), seen)
+
+
 def sources(families) -> list[Path]:
-    """The C sources and headers of the families (kernel tiers, registry,
-    hooks, table) and the shared driver."""
-    out = [f for fam in families for f in sorted((CSRC / fam).glob("*.[ch]"))]
-    return out + [CSRC / "driver.c"]
+    """The C sources and headers of the families (kernel tiers, registry, hooks, table), the shared
+    headers they include (seg_roll.h) and the shared driver."""
+    seen: set = set()
+    for f in [f for fam in families for f in sorted((CSRC / fam).glob("*.[ch]"))] + [CSRC / "driver.c"]:
+        includes(f.resolve(), seen)
+    return sorted(p for p in seen if p.suffix in (".c", ".h"))
 
 
 @functools.cache
 def _kernel_sources() -> frozenset:
-    """The kernels' C files (relative to the repository), from every family's kernel list."""
+    """The kernels' C files, from every family's kernel list, and the headers they include (a
+    header's inline reference loop, seg_roll.h), relative to the repository."""
     from chunkers.registry import families, rows
-    return frozenset(str((CSRC / k.source).relative_to(fbuild.ROOT)) for family in families()
-                     for k in rows(family) if k.source)
+    seen: set = set()
+    for family in families():
+        for k in rows(family):
+            if k.source:
+                includes((CSRC / k.source).resolve(), seen)
+    return frozenset(str(p.relative_to(fbuild.ROOT)) for p in seen)
 
 
 def _is_kernel(path: str) -> bool:
-    return path in _kernel_sources() or Path(path).suffix == ".h"     # the header's inline reference loop
+    return path in _kernel_sources()
 
 
 def _tool(name: str) -> str:

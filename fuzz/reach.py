@@ -28,7 +28,6 @@ and the exit status is then 2.
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -39,7 +38,6 @@ from fuzz import campaign, llvmcov, targets
 
 WORK = campaign.ARTIFACT_ROOT / "reach"
 THRESHOLD = 90.0            # percent of branches a kernel file should reach (issue 32)
-_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 class BadInput(LookupError):
@@ -56,15 +54,6 @@ def family_of(target: str) -> str:
     return FAMILIES[target[len("scan_diff_"):]].registry_family
 
 
-def _includes(path: Path, seen: set) -> None:
-    """``path`` and every header it includes with quotes, transitively (within chunkers/csrc)."""
-    if path in seen or not path.is_file():
-        return
-    seen.add(path)
-    for name in _INCLUDE.findall(path.read_text(errors="replace")):
-        _includes((path.parent / name).resolve(), seen)
-
-
 def kernel_files(families) -> list[str]:
     """The kernel sources of ``families`` that run on this CPU, repository-relative: each runnable
     kernel's C file (chunkers.registry) and the headers it includes."""
@@ -75,7 +64,7 @@ def kernel_files(families) -> list[str]:
         runs = set(kernel_inventory(family)[0])
         for k in rows(family):
             if k.source and k.name in runs:
-                _includes((llvmcov.CSRC / k.source).resolve(), seen)
+                llvmcov.includes((llvmcov.CSRC / k.source).resolve(), seen)
     return sorted(str(p.relative_to(fbuild.ROOT)) for p in seen if p.suffix in (".c", ".h"))
 
 
