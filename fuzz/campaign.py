@@ -228,12 +228,8 @@ def _stats(logs: list) -> tuple:
     for text in logs:
         for key, val in _STAT.findall(text):
             stats[key] = stats.get(key, 0) + int(val)
-        status = _STATUS.findall(text)
-        if status:
-            last_status.append(status[-1])
-            stats.setdefault("_status_execs", 0)
-            stats["_status_execs"] += int(status[-1][0])
-    stats.setdefault("number_of_executed_units", stats.pop("_status_execs", 0))
+        last_status += _STATUS.findall(text)[-1:]
+    stats.setdefault("number_of_executed_units", sum(int(s[0]) for s in last_status))
     cov, ft = (int(last_status[-1][1]), int(last_status[-1][2])) if last_status else (0, 0)
     return stats, cov, ft
 
