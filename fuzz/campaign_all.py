@@ -45,7 +45,7 @@ def _totals_path() -> Path:
 def _totals() -> dict:
     try:
         return json.loads(_totals_path().read_text())
-    except (OSError, ValueError):       # none yet, or unreadable: start counting again (said in the report)
+    except (OSError, ValueError):       # none yet, or unreadable: counting starts again
         return {}
 
 
@@ -63,10 +63,10 @@ def _add_total(key: str, execs: int, seconds: float) -> dict:
     return t
 
 
-def _row(s: campaign.Summary, corpus_before_merge: int, error: str | None, total: dict) -> dict:
+def _row(s: campaign.Summary, merged: int, error: str | None, total: dict) -> dict:
     return {"target": s.target, "seconds": round(s.seconds, 1), "execs": s.execs, "execs_per_s": s.execs_per_s,
-            "edges": s.coverage_edges, "features": s.features, "corpus": corpus_before_merge,
-            "corpus_merged": s.corpus_entries, "findings": s.findings, "errors": s.errors + ([error] if error else []),
+            "edges": s.coverage_edges, "features": s.features, "corpus": s.corpus_entries,
+            "corpus_merged": merged, "findings": s.findings, "errors": s.errors + ([error] if error else []),
             "interrupted": s.interrupted, "total_execs": total.get("execs", 0)}
 
 
@@ -94,7 +94,7 @@ def run_all(names: list[str], seconds: int, jobs: int = 1, runs: int = 0, impl: 
             except KeyboardInterrupt:
                 report["interrupted"] = True
         total = _add_total(campaign.run_dir(name, impl), s.execs, s.seconds)
-        row = _row(s._replace(corpus_entries=merged), s.corpus_entries, error, total)
+        row = _row(s, merged, error, total)
         report["targets"].append(row)
         out("  " + _line(row))
         for e in row["errors"]:

@@ -83,18 +83,23 @@ def model():
     return m
 
 
+def module_functions(modules):
+    """Every function and method defined in ``modules`` (names of already imported modules)."""
+    for name in modules:
+        for obj in vars(sys.modules[name]).values():
+            members = vars(obj).values() if inspect.isclass(obj) else (obj,)
+            for fn in members:
+                if isinstance(fn, types.FunctionType) and fn.__module__ == name:
+                    yield fn
+
+
 def _instrument(modules) -> None:
     """Give atheris Python-level coverage of ``modules`` (names of already
     imported modules): every function and method defined in them."""
     import atheris
 
-    for name in modules:
-        mod = sys.modules[name]
-        for obj in vars(mod).values():
-            members = vars(obj).values() if inspect.isclass(obj) else (obj,)
-            for fn in members:
-                if isinstance(fn, types.FunctionType) and fn.__module__ == name:
-                    atheris.instrument_func(fn)
+    for fn in module_functions(modules):
+        atheris.instrument_func(fn)
 
 
 def main(test_one_input, instrument=(), mutator=None) -> None:

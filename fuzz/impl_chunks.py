@@ -45,7 +45,7 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # 
 
 from chunkers.families import CHUNKERS as TABLE  # noqa: E402
 from fuzz.chunker_stream import CHUNKERS, KEYS, MODEL_MAX, make, size_bounds  # noqa: E402
-from fuzz.harness import Finding, check, model  # noqa: E402
+from fuzz.harness import Finding, check, model, module_functions  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
 
 IMPL_ENV = "CHUNKERS_FUZZ_IMPL"
@@ -425,11 +425,8 @@ def harvest_constants(modules) -> list[bytes]:
                 n = (c.bit_length() + 7) // 8
                 found[c.to_bytes(n, "little")] = found[c.to_bytes(n, "big")] = None
 
-    for name in modules:
-        for obj in vars(sys.modules[name]).values():
-            for fn in (vars(obj).values() if isinstance(obj, type) else (obj,)):
-                if isinstance(fn, types.FunctionType) and fn.__module__ == name:
-                    walk(fn.__code__)
+    for fn in module_functions(modules):
+        walk(fn.__code__)
     return list(found)
 
 
