@@ -122,15 +122,19 @@ def cmd_reach(a) -> int:
 
 
 def cmd_seeds(a) -> int:
-    """Write a target's seeds as files (a directory) or as an OSS-Fuzz *_seed_corpus.zip."""
+    """Write a target's seeds and its carried corpus (fuzz/corpora/TARGET) as files (a directory) or as an
+    OSS-Fuzz *_seed_corpus.zip."""
     import hashlib
     import zipfile
     if a.build_dir:     # decode with that build's chunkers (and its runtime preloaded)
         from fuzz.build import run_env
         return subprocess.run([sys.executable, "-P", "-m", "fuzz", "seeds", a.target, str(a.dest.resolve())],
                               env=run_env(a.build_dir.resolve())).returncode
+    from fuzz.campaign import CARRIED_ROOT
     seeds = targets.load(a.target).seeds()
     named = [(hashlib.sha1(s).hexdigest(), s) for s in seeds]
+    carried = CARRIED_ROOT / a.target           # the last campaign's merged corpus (campaign.carry)
+    named += [(f.name, f.read_bytes()) for f in sorted(carried.iterdir())] if carried.is_dir() else []
     if a.dest.suffix == ".zip":
         with zipfile.ZipFile(a.dest, "w") as z:
             for name, data in named:
@@ -139,7 +143,7 @@ def cmd_seeds(a) -> int:
         a.dest.mkdir(parents=True, exist_ok=True)
         for name, data in named:
             (a.dest / name).write_bytes(data)
-    print(f"{a.target}: {len(seeds)} seeds -> {a.dest}")
+    print(f"{a.target}: {len(seeds)} seeds and {len(named) - len(seeds)} files of {carried} -> {a.dest}")
     return 0
 
 

@@ -2,7 +2,9 @@
 
 ``python -m fuzz run TARGET --time S --jobs N`` runs one target against the
 ``asan`` build (fuzz/build.py) with its corpus in fuzz/corpus/TARGET/ (seeded
-from the target's ``seeds()``), its dictionary if it has one, and crash
+from the target's ``seeds()`` and from the corpus carried in the repository,
+fuzz/corpora/TARGET/, which ``python -m fuzz campaign`` replaces with its merged
+corpus), its dictionary if it has one, and crash
 artifacts in fuzz/artifacts/TARGET/. Every new crash, timeout or OOM is
 minimized with libFuzzer's -minimize_crash and copied to
 fuzz/regressions/TARGET/, which pytest replays on every run (commit it).
@@ -33,7 +35,8 @@ from fuzz import targets
 from fuzz.input import Input, from_json, to_json
 
 FUZZ_DIR = targets.FUZZ_DIR
-CORPUS_ROOT = FUZZ_DIR / "corpus"
+CORPUS_ROOT = FUZZ_DIR / "corpus"             # the working corpora (not committed)
+CARRIED_ROOT = FUZZ_DIR / "corpora"           # committed: each campaign's merged corpus, carried to the next machine
 ARTIFACT_ROOT = FUZZ_DIR / "artifacts"
 REGRESSION_ROOT = FUZZ_DIR / "regressions"
 FINDING_PREFIXES = ("crash-", "timeout-", "oom-", "leak-")
@@ -92,14 +95,65 @@ def run_dir(name: str, impl: str = "ours") -> str:
 
 def seed_corpus(name: str, impl: str = "ours", corpus: Path | None = None) -> Path:
     """``corpus`` (default fuzz/corpus/NAME/, run_dir), with every seed of the target present (named by
-    SHA-1, like libFuzzer)."""
+    SHA-1, like libFuzzer) and every file of the carried corpus (fuzz/corpora/RUN_DIR/, :func:`carry`)."""
     corpus = Path(corpus or CORPUS_ROOT / run_dir(name, impl))
     corpus.mkdir(parents=True, exist_ok=True)
     for data in targets.load(name).seeds():
         f = corpus / hashlib.sha1(data).hexdigest()
         if not f.exists():
             f.write_bytes(data)
+    carried = CARRIED_ROOT / run_dir(name, impl)
+    for f in sorted(carried.iterdir()) if carried.is_dir() else ():
+        if not (corpus / f.name).exists():
+            shutil.copyfile(f, corpus / f.name)
     return corpus
+
+
+def carry(corpus: Path, name: str, impl: str = "ours") -> int:
+    """Replace the carried corpus fuzz/corpora/RUN_DIR/ with the files of ``corpus`` (a merged one);
+    the number of files. Built beside it and swapped in (:func:`_swap_in`): an interrupted or failed
+    copy (OSError, ENOSPC) leaves the carried corpus as it was."""
+    carried = CARRIED_ROOT / run_dir(name, impl)
+    new = carried.with_name(carried.name + ".new")
+    _recover(carried)
+    shutil.rmtree(new, ignore_errors=True)
+    try:
+        new.mkdir(parents=True)
+        files = sorted(p for p in Path(corpus).iterdir() if p.is_file())
+        for f in files:
+            shutil.copyfile(f, new / f.name)
+        _swap_in(new, carried)
+        return len(files)
+    except OSError:
+        _recover(carried)
+        raise
+    finally:
+        shutil.rmtree(new, ignore_errors=True)
+
+
+def _swap_in(new: Path, target: Path) -> None:
+    """Make directory ``new`` the directory ``target``: two renames with SIGINT held off, the old
+    ``target`` (if any) moved to TARGET.premerge and removed after (:func:`_recover` puts it back
+    if the process ended between the renames)."""
+    old = target.with_name(target.name + ".premerge")
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        if target.exists():
+            target.rename(old)
+        new.rename(target)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _recover(target: Path) -> None:
+    """Undo a :func:`_swap_in` that stopped between its renames (a crash, a power cut)."""
+    old = target.with_name(target.name + ".premerge")
+    if old.is_dir():
+        if target.is_dir():
+            shutil.rmtree(old)
+        else:
+            old.rename(target)
 
 
 def _findings(artifacts: Path) -> set:
@@ -401,7 +455,7 @@ def merge(name: str, corpus: Path, impl: str = "ours", variant_dir: Path | None 
     subset of its files with the same coverage features); ``(files before, files after)``.
 
     The merged set is built in a sibling directory and swapped in only when libFuzzer finished and
-    kept at least one file of a non-empty corpus; the swap is two renames with SIGINT held off.
+    kept at least one file of a non-empty corpus (:func:`_swap_in`).
     MergeError (the corpus untouched, the partial merge removed) otherwise: libFuzzer failed, a
     write failed (ENOSPC), a file could not be read. KeyboardInterrupt leaves the corpus as it was."""
     spec = targets.TARGETS[name]
@@ -409,12 +463,8 @@ def merge(name: str, corpus: Path, impl: str = "ours", variant_dir: Path | None 
     artifacts = Path(artifacts or ARTIFACT_ROOT / run_dir(name, impl))
     artifacts.mkdir(parents=True, exist_ok=True)
     corpus = Path(corpus).resolve()
-    merged, old = corpus.with_name(corpus.name + ".merging"), corpus.with_name(corpus.name + ".premerge")
-    if old.is_dir():        # an earlier merge stopped between its renames (a crash, a power cut)
-        if corpus.is_dir():
-            shutil.rmtree(old)
-        else:
-            old.rename(corpus)
+    merged = corpus.with_name(corpus.name + ".merging")
+    _recover(corpus)
     before = len(list(corpus.iterdir()))
     log = artifacts / "merge.log"
     try:
@@ -428,17 +478,10 @@ def merge(name: str, corpus: Path, impl: str = "ours", variant_dir: Path | None 
             tail = "\n".join(log.read_text(errors="replace").splitlines()[-6:]) if log.exists() else ""
             raise MergeError(f"merging the corpus of {name} ({corpus}) failed (libFuzzer exit {rc}, "
                              f"{after} of {before} files written); the corpus is kept as it was. {log}:\n{tail}")
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        try:
-            corpus.rename(old)
-            merged.rename(corpus)
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        shutil.rmtree(old, ignore_errors=True)
+        _swap_in(merged, corpus)
         return before, after
     except OSError as e:
-        if old.is_dir() and not corpus.exists():
-            old.rename(corpus)
+        _recover(corpus)
         raise MergeError(f"merging the corpus of {name} ({corpus}) failed: {e.strerror or e}"
                          f"{f' ({e.filename})' if e.filename else ''}; the corpus is kept as it was") from None
     finally:

@@ -5,13 +5,15 @@ target (default: every target; under ``--impl X`` other than ours the targets th
 the adapter) for its share of S seconds (S / number of targets; ``--runs``: executions per
 target instead or as well) with fuzz/campaign.py, on the corpus it keeps in
 fuzz/corpus/RUN_DIR/ from one campaign to the next, then merges that corpus (libFuzzer
-``-merge=1``: the smallest subset with the same features; campaign.merge). A line per target
+``-merge=1``: the smallest subset with the same features; campaign.merge) and copies the merged
+set to fuzz/corpora/RUN_DIR/ (campaign.carry), which is committed: a campaign on another machine
+starts from it (campaign.seed_corpus). A line per target
 shows progress as it starts and as it ends (flushed: readable when piped).
 
 The report (fuzz/artifacts/campaign/report.json and report.md, a Markdown table for the
 measurements log) gives per target the execs, exec/s, edges, corpus size before and after the
 merge, findings (minimized into fuzz/regressions/) and the executions of every campaign on this
-corpus so far (fuzz/corpus/campaign-totals.json, carried with the corpus), then the branch reach
+corpus so far (fuzz/corpora/campaign-totals.json, committed with the carried corpora), then the branch reach
 of the scan targets' corpora per kernel file (fuzz/reach.py; needs the coverage build, else one
 line says so).
 
@@ -39,7 +41,7 @@ def targets_for(impl: str) -> list[str]:
 
 
 def _totals_path() -> Path:
-    return campaign.CORPUS_ROOT / "campaign-totals.json"
+    return campaign.CARRIED_ROOT / "campaign-totals.json"
 
 
 def _totals() -> dict:
@@ -89,8 +91,11 @@ def run_all(names: list[str], seconds: int, jobs: int = 1, runs: int = 0, impl: 
         if not s.interrupted:
             try:
                 merged = campaign.merge(name, corpus, impl, build_dir)[1]
+                campaign.carry(corpus, name, impl)
             except campaign.MergeError as e:
                 error = str(e)
+            except OSError as e:        # the merged corpus stays in fuzz/corpus; the carried one as it was
+                error = f"carrying the merged corpus of {name} to {campaign.CARRIED_ROOT} failed: {e}"
             except KeyboardInterrupt:
                 report["interrupted"] = True
         total = _add_total(campaign.run_dir(name, impl), s.execs, s.seconds)

@@ -33,7 +33,7 @@ def instrumented(test):
 @pytest.fixture
 def roots(monkeypatch, tmp_path):
     """Corpus, artifacts, regressions and the report of the campaigns here go to tmp_path."""
-    for attr in ("CORPUS_ROOT", "ARTIFACT_ROOT", "REGRESSION_ROOT"):
+    for attr in ("CORPUS_ROOT", "CARRIED_ROOT", "ARTIFACT_ROOT", "REGRESSION_ROOT"):
         monkeypatch.setattr(campaign, attr, tmp_path / attr)
     monkeypatch.setattr(campaign_all, "REPORT_DIR", tmp_path / "report")
     return tmp_path
@@ -148,7 +148,11 @@ def test_campaign_runs_merges_and_reports(capsys, roots):
     for r in report["targets"]:
         assert r["execs"] >= 300 and r["edges"] > 0 and 0 < r["corpus_merged"] <= r["corpus"], r
         assert r["total_execs"] == r["execs"] and not r["findings"] and not r["errors"]
-        assert len(list((roots / "CORPUS_ROOT" / r["target"]).iterdir())) == r["corpus_merged"]
+        merged = sorted(p.name for p in (roots / "CORPUS_ROOT" / r["target"]).iterdir())
+        assert len(merged) == r["corpus_merged"]
+        assert sorted(p.name for p in (roots / "CARRIED_ROOT" / r["target"]).iterdir()) == merged   # carried
+    assert set(json.loads((roots / "CARRIED_ROOT" / "campaign-totals.json").read_text())) == {"params_parse",
+                                                                                            "vectors_load"}
     assert "[1/2] params_parse" in out and "| params_parse |" in out
     assert (roots / "report" / "report.md").read_text().startswith("Campaign of ")
     first = report["targets"][0]["execs"]
@@ -164,6 +168,7 @@ _INTERRUPTED = textwrap.dedent("""
     from fuzz.__main__ import main
     root = Path(sys.argv[1])
     campaign.CORPUS_ROOT, campaign.ARTIFACT_ROOT = root / "corpus", root / "artifacts"
+    campaign.CARRIED_ROOT = root / "corpora"
     campaign.REGRESSION_ROOT, campaign_all.REPORT_DIR = root / "regressions", root / "report"
     sys.exit(main(["campaign", "--time", "600", "--no-reach", "params_parse", "vectors_load"]))
 """)
@@ -188,3 +193,51 @@ def test_ctrl_c_keeps_the_corpus_and_writes_the_report(tmp_path):
     corpus = tmp_path / "corpus" / "params_parse"
     assert len(list(corpus.iterdir())) == row["corpus"] > 0         # kept, not merged
     assert "interrupted" in (tmp_path / "report" / "report.md").read_text()
+
+
+def _corpus(root, files):
+    root.mkdir(parents=True)
+    for name in files:
+        (root / name).write_bytes(name.encode())
+    return root
+
+
+def test_carry_replaces_the_carried_corpus(roots):
+    _corpus(roots / "CARRIED_ROOT" / "params_parse", ["old0", "old1"])
+    merged = _corpus(roots / "merged", ["m0", "m1", "m2"])
+    assert campaign.carry(merged, "params_parse") == 3
+    assert sorted(p.name for p in (roots / "CARRIED_ROOT").iterdir()) == ["params_parse"]
+    assert sorted(p.name for p in (roots / "CARRIED_ROOT" / "params_parse").iterdir()) == ["m0", "m1", "m2"]
+
+
+def test_a_carry_that_fails_keeps_the_carried_corpus(monkeypatch, roots):
+    _corpus(roots / "CARRIED_ROOT" / "params_parse", ["old0", "old1"])
+    merged = _corpus(roots / "merged", ["m0", "m1", "m2"])
+    real, calls = campaign.shutil.copyfile, []
+
+    def copy_until_the_disk_fills(src, dst):
+        calls.append(src)
+        if len(calls) == 2:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(dst))
+        return real(src, dst)
+    monkeypatch.setattr(campaign.shutil, "copyfile", copy_until_the_disk_fills)
+    with pytest.raises(OSError):
+        campaign.carry(merged, "params_parse")
+    assert sorted(p.name for p in (roots / "CARRIED_ROOT").iterdir()) == ["params_parse"]    # no partial copy
+    assert sorted(p.name for p in (roots / "CARRIED_ROOT" / "params_parse").iterdir()) == ["old0", "old1"]
+
+
+def test_the_carried_corpus_seeds_the_working_one(roots):
+    _corpus(roots / "CARRIED_ROOT" / "params_parse", ["carried0"])
+    corpus = campaign.seed_corpus("params_parse")
+    names = {p.name for p in corpus.iterdir()}
+    assert "carried0" in names and len(names) == 1 + len(campaign.targets.load("params_parse").seeds())
+
+
+def test_seeds_zip_holds_the_seeds_and_the_carried_corpus(capsys, roots, tmp_path):
+    import zipfile
+    _corpus(roots / "CARRIED_ROOT" / "params_parse", ["carried0", "carried1"])
+    rc, out, _ = _cli(capsys, "seeds", "params_parse", tmp_path / "p_seed_corpus.zip")
+    seeds = campaign.targets.load("params_parse").seeds()
+    names = zipfile.ZipFile(tmp_path / "p_seed_corpus.zip").namelist()
+    assert rc == 0 and len(names) == len(seeds) + 2 and {"carried0", "carried1"} <= set(names), out

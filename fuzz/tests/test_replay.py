@@ -7,7 +7,8 @@ against the implementation ``--impl`` names (the ``impl`` fixture: ours by
 default), so ``pytest --impl borg fuzz`` replays them against borg (the rest of
 fuzz/ is skipped then, fuzz/tests/conftest.py).
 
-Set FUZZ_REPLAY_CORPUS=1 to replay the local campaign corpora (fuzz/corpus/) too.
+The corpora carried in the repository (fuzz/corpora/TARGET/, the last campaign's merged corpus)
+are replayed too; set FUZZ_REPLAY_CORPUS=1 to replay the local working corpora (fuzz/corpus/) as well.
 """
 
 import os
@@ -24,7 +25,7 @@ IMPL = [n for n, t in targets.TARGETS.items() if t.impl]
 def _cases(names):
     found = False
     for name in names:
-        dirs = [campaign.REGRESSION_ROOT / name]
+        dirs = [campaign.REGRESSION_ROOT / name, campaign.CARRIED_ROOT / name]
         if os.environ.get("FUZZ_REPLAY_CORPUS"):
             dirs.append(campaign.CORPUS_ROOT / name)
         for d in dirs:
@@ -55,7 +56,8 @@ def test_seeds_fit_max_len(name):
 
 
 def _replay_bytes(name, path):
-    return path.read_bytes() if path.parent.parent == campaign.CORPUS_ROOT else campaign.regression_input(name, path)
+    corpus = path.parent.parent in (campaign.CORPUS_ROOT, campaign.CARRIED_ROOT)
+    return path.read_bytes() if corpus else campaign.regression_input(name, path)
 
 
 @pytest.mark.parametrize("name,path", list(_cases(PLAIN)))
