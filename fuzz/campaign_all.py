@@ -91,13 +91,15 @@ def run_all(names: list[str], seconds: int, jobs: int = 1, runs: int = 0, impl: 
         if not s.interrupted:
             try:
                 merged = campaign.merge(name, corpus, impl, build_dir)[1]
-                campaign.carry(corpus, name, impl)
             except campaign.MergeError as e:
                 error = str(e)
-            except OSError as e:        # the merged corpus stays in fuzz/corpus; the carried one as it was
-                error = f"carrying the merged corpus of {name} to {campaign.CARRIED_ROOT} failed: {e}"
             except KeyboardInterrupt:
                 report["interrupted"] = True
+            else:
+                try:
+                    campaign.carry(corpus, name, impl)
+                except OSError as e:    # the merged corpus stays in fuzz/corpus; the carried one as it was
+                    error = f"carrying the merged corpus of {name} to {campaign.CARRIED_ROOT} failed: {e}"
         total = _add_total(campaign.run_dir(name, impl), s.execs, s.seconds)
         row = _row(s, merged, error, total)
         report["targets"].append(row)
