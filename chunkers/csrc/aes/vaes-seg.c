@@ -10,10 +10,11 @@
  * does 8 digests in about 31 (4 vpmuludq partial products, the reduction of
  * goldilocks.h with compare masks for its carries and borrows). toeplitz's is
  * 4 for 8 digests (shift, arithmetic shift, and, xor). Only each chain's
- * table entries are formed in scalar registers; rabin keeps the scalar chains
- * (its table index is taken from the digest itself). Measured on an AMD Zen 5
- * VM (docs/benchmarks.md): goldilocks 1.5x and toeplitz 1.3x the scalar
- * chains. Freestanding-clean like vaes.c (the bochscpu runner executes it on
+ * table entries are formed in scalar registers, a few steps ahead, and stored
+ * so that a step loads them as vectors (V_AHEAD). rabin keeps the scalar chains
+ * (its table index is taken from the digest itself; gathered vector chains
+ * measured no faster). Measured on an AMD Zen 5 VM (docs/benchmarks.md):
+ * goldilocks 1.5x and toeplitz 1.3x the scalar chains. Freestanding-clean like vaes.c (the bochscpu runner executes it on
  * CPUs without AVX-512). */
 #include "segments.h"
 #include "x86.h"
@@ -100,12 +101,33 @@ AES_INLINE long long v_warm(const aes_ctx *c, int kind, const uint8_t *x)
                      f(c, kind, (b) + 3 * AES_SEG_L + (j)), f(c, kind, (b) + 2 * AES_SEG_L + (j)),           \
                      f(c, kind, (b) + 1 * AES_SEG_L + (j)), f(c, kind, (b) + (j)))
 
+/* Values a step reads, formed ahead of it in scalar registers and stored: the step loads them as
+ * one vector where 8 lane inserts would take port 5 (Intel), the port beside the AES unit's. A
+ * slot is read V_AHEAD steps (~40 cycles each) after its stores, when they have left the store
+ * buffer (a vector load from 8 scalar stores still there would wait for them: failed store
+ * forwarding). */
+#define V_AHEAD 8
+
 /* The 16 chains: the first and second half of each segment (goldilocks's vector step is one
  * long dependent chain, about 30 cycles: the product, then four compare-and-correct steps, so
  * two independent vectors step together); chain order is position order: segment 0's first
  * half, its second half, segment 1's first half, ... */
 #define V_HALF (AES_SEG_L / 2)
 _Static_assert(V_HALF >= AES_WINDOW, "a half segment's warm-up lies inside its segment");
+_Static_assert(V_HALF > V_AHEAD, "the ring's first fill lies inside the half segment");
+
+/* Step t's addends (v_in) for the segments' first halves (a[0]) and second halves (a[1]). */
+typedef struct {
+    _Alignas(64) uint64_t a[2][AES_SEG_K];
+} v_slot;
+
+/* The slot of the step at x (segment 0's position; the others at constant offsets). */
+AES_INLINE void v_fill(const aes_ctx *c, int kind, const uint8_t *x, v_slot *sl)
+{
+    for (int half = 0; half < 2; half++)
+        for (int k = 0; k < AES_SEG_K; k++)
+            sl->a[half][k] = (uint64_t)v_in(c, kind, x + (size_t)half * V_HALF + (size_t)k * AES_SEG_L);
+}
 
 /* The 8 cut values of the digests in h (lanes: chains 0..7), in the order 0,4,1,5,2,6,3,7:
  * chain s's is lane V_CUT_BIT(s). */
@@ -149,11 +171,20 @@ VAES_SEG_TARGET AES_INLINE size_t vaes_seg_vblock(const aes_ctx *c, int kind, co
     for (int r = 0; r < 11; r++)
         k[r] = _mm512_broadcast_i32x4(aes_x86_key(c, r));
     const __m512i m = _mm512_set1_epi64((long long)mask);
+    v_slot ring[V_AHEAD];
+    for (size_t t = 0; t < V_AHEAD; t++)
+        v_fill(c, kind, b + t, &ring[t]);
+    const uint8_t *ahead = b + V_AHEAD;     /* the step whose slot is filled next */
     size_t first = AES_SEG_BLOCK;
     for (size_t t = 0; t < V_HALF; t++) {
         CK_MCA_LOOP_TAG(2 * AES_SEG_K, kind);
-        h = v_step(kind, h, K, kh, V_LANES(v_in, c, kind, b, t));
-        h2 = v_step(kind, h2, K, kh, V_LANES(v_in, c, kind, b2, t));
+        v_slot *const sl = &ring[t % V_AHEAD];
+        h = v_step(kind, h, K, kh, _mm512_load_si512(sl->a[0]));
+        h2 = v_step(kind, h2, K, kh, _mm512_load_si512(sl->a[1]));
+        /* the last V_AHEAD steps fill their slots with the last step again, never read (one
+         * loop body: a condition around the fill has the compiler split the loop) */
+        v_fill(c, kind, ahead, sl);
+        ahead += t + V_AHEAD + 1 < V_HALF;
         const __mmask8 hit0 = _mm512_testn_epi64_mask(v_cut8(k, h), m);
         const __mmask8 hit1 = _mm512_testn_epi64_mask(v_cut8(k, h2), m);
         if (__builtin_expect((hit0 | hit1) != 0, 0)) {
