@@ -28,11 +28,13 @@ static inline uint64_t rabin_digest(const rabin_tables *r, const uint8_t *w)
     return d;
 }
 
-/* One byte (08 §7): the RED index is taken after the removal of o. */
+/* One byte (08 §7: e = d ^ OUT[o], ((e << 8) | n) ^ RED[e >> 56]). Multiplying by x^8 mod P is
+ * linear, so e * x^8 = d * x^8 ^ OUT[o] * x^8 = ((d << 8) ^ RED[d >> 56]) ^ OUT8[o]: the RED index
+ * comes from d itself, and the digest's chain is the index, the load and one xor. */
 static inline uint64_t rabin_roll(const rabin_tables *r, uint64_t d, uint8_t o, uint8_t n)
 {
-    const uint64_t e = d ^ r->OUT[o];
-    return ((e << 8) | n) ^ r->RED[e >> 56];
+    const uint64_t off_chain = ((d << 8) | n) ^ r->OUT8[o];        /* RED's entry is xored last */
+    return off_chain ^ r->RED[d >> 56];
 }
 
 /* Two bytes (08 §8): both reduction indices come from d itself. */
