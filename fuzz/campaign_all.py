@@ -7,15 +7,15 @@ target instead or as well) with fuzz/campaign.py, on the corpus it keeps in
 fuzz/corpus/RUN_DIR/ from one campaign to the next, then merges that corpus (libFuzzer
 ``-merge=1``: the smallest subset with the same features; campaign.merge) and copies the merged
 set to fuzz/corpora/RUN_DIR/ (campaign.carry), which is committed: a campaign on another machine
-starts from it (campaign.seed_corpus). A line per target
-shows progress as it starts and as it ends (flushed: readable when piped).
+starts from it (campaign.seed_corpus). A line per target shows progress as it starts and as it
+ends (flushed: readable when piped).
 
 The report (fuzz/artifacts/campaign/report.json and report.md, a Markdown table for the
 measurements log) gives per target the execs, exec/s, edges, corpus size before and after the
 merge, findings (minimized into fuzz/regressions/) and the executions of every campaign on this
-corpus so far (fuzz/corpora/campaign-totals.json, committed with the carried corpora), then the branch reach
-of the scan targets' corpora per kernel file (fuzz/reach.py; needs the coverage build, else one
-line says so).
+corpus so far (fuzz/corpora/campaign-totals.json, committed with the carried corpora), then the
+branch reach of the scan targets' corpora per kernel file (fuzz/reach.py; needs the coverage
+build, else one line says so).
 
 Ctrl-C stops the running libFuzzer; the corpus stays as it is (a merge in progress is dropped,
 the corpus before it kept), and the report of the targets so far, the interrupted one's counts up
@@ -100,6 +100,8 @@ def run_all(names: list[str], seconds: int, jobs: int = 1, runs: int = 0, impl: 
                     campaign.carry(corpus, name, impl)
                 except OSError as e:    # the merged corpus stays in fuzz/corpus; the carried one as it was
                     error = f"carrying the merged corpus of {name} to {campaign.CARRIED_ROOT} failed: {e}"
+                except KeyboardInterrupt:
+                    report["interrupted"] = True
         total = _add_total(campaign.run_dir(name, impl), s.execs, s.seconds)
         row = _row(s, merged, error, total)
         report["targets"].append(row)
