@@ -11,11 +11,11 @@
  * goldilocks.h with compare masks for its carries and borrows). toeplitz's is
  * 4 for 8 digests (shift, arithmetic shift, and, xor). Only each chain's
  * table entries are formed in scalar registers, a few steps ahead, and stored
- * so that a step loads them as vectors (V_AHEAD). rabin keeps the scalar chains
- * (its table index is taken from the digest itself; gathered vector chains
- * measured no faster). Measured on an AMD Zen 5 VM (docs/benchmarks.md):
- * goldilocks 1.5x and toeplitz 1.3x the scalar chains. Freestanding-clean like vaes.c (the bochscpu runner executes it on
- * CPUs without AVX-512). */
+ * so that a step loads them as vectors (V_AHEAD). rabin keeps the scalar
+ * chains (its table index is taken from the digest itself; gathered vector
+ * chains measured no faster). Measured on an AMD Zen 5 VM (docs/benchmarks.md):
+ * goldilocks 1.5x and toeplitz 1.3x the scalar chains. Freestanding-clean like
+ * vaes.c (the bochscpu runner executes it on CPUs without AVX-512). */
 #include "segments.h"
 #include "x86.h"
 
@@ -102,10 +102,10 @@ AES_INLINE long long v_warm(const aes_ctx *c, int kind, const uint8_t *x)
                      f(c, kind, (b) + 1 * AES_SEG_L + (j)), f(c, kind, (b) + (j)))
 
 /* Values a step reads, formed ahead of it in scalar registers and stored: the step loads them as
- * one vector where 8 lane inserts would take port 5 (Intel), the port beside the AES unit's. A
- * slot is read V_AHEAD steps (~40 cycles each) after its stores, when they have left the store
- * buffer (a vector load from 8 scalar stores still there would wait for them: failed store
- * forwarding). */
+ * one vector where 8 lane inserts would take the vector ports the AES rounds and the step need
+ * (Intel's port 5; measured 1.1-1.2x the inserts on a Zen 5 VM, docs/measurements.md). A slot is
+ * read V_AHEAD steps (~40 cycles each) after its stores, when they have left the store buffer (a
+ * vector load from 8 scalar stores still there would wait for them: failed store forwarding). */
 #define V_AHEAD 8
 
 /* The 16 chains: the first and second half of each segment (goldilocks's vector step is one
