@@ -27,6 +27,7 @@ OSError). Checked:
 Another chunker is one more :data:`CHUNKERS` entry.
 """
 
+import collections
 import hashlib
 import os
 import sys
@@ -236,7 +237,10 @@ def invalid_because(case: dict):
     return None
 
 
-_made: dict = {}
+_made: collections.OrderedDict = collections.OrderedDict()
+MADE_CACHE = [64]
+"""The most chunkers :func:`make` keeps, least recently used out (a one-item list: impl_chunks's
+campaign raises it to its corpus's configurations, CAMPAIGN_CACHE there)."""
 
 
 def make(params: tuple, key, seed: int, kernel, normal_size: int):
@@ -246,14 +250,15 @@ def make(params: tuple, key, seed: int, kernel, normal_size: int):
     k = (params, key, seed, kernel, normal_size)
     cacheable = key is None or type(key) is bytes
     if cacheable and k in _made:
+        _made.move_to_end(k)
         return _made[k]
     takes = credential(params)      # make_chunker refuses a key or seed the chunker does not take
     chunker = make_chunker(params, key=key if takes == "key" else None, seed=seed if takes == "seed" else None,
                            kernel=kernel, normal_size=normal_size)
     if cacheable:
-        if len(_made) >= 64:
-            _made.clear()
         _made[k] = chunker
+        while len(_made) > MADE_CACHE[0]:
+            _made.popitem(last=False)
     return chunker
 
 

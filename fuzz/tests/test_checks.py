@@ -79,6 +79,18 @@ def test_reader_follows_its_schedule():
         chunker_stream.Reader(b"abc", [("fault",)], use_read=True).read(3)
 
 
+def test_make_keeps_the_most_recently_used_chunkers(monkeypatch):
+    """chunker_stream.make reuses a chunker for the same arguments and, past MADE_CACHE, drops the
+    least recently used one (not every one: impl_chunks's campaign cycles through its corpus)."""
+    monkeypatch.setattr(chunker_stream, "_made", type(chunker_stream._made)())
+    monkeypatch.setattr(chunker_stream, "MADE_CACHE", [2])
+    made = [chunker_stream.make(("buzhash", 1, 8, 5, 16), None, seed, None, 0) for seed in (1, 2)]
+    assert chunker_stream.make(("buzhash", 1, 8, 5, 16), None, 1, None, 0) is made[0]     # 1 is now the newest
+    chunker_stream.make(("buzhash", 1, 8, 5, 16), None, 3, None, 0)                         # drops 2, keeps 1
+    assert chunker_stream.make(("buzhash", 1, 8, 5, 16), None, 1, None, 0) is made[0]
+    assert chunker_stream.make(("buzhash", 1, 8, 5, 16), None, 2, None, 0) is not made[1]
+
+
 def test_chunker_stream_rejects_a_validity_mismatch(monkeypatch):
     monkeypatch.setattr(chunker_stream, "invalid_because", lambda case: "planted")
     with pytest.raises(Finding, match="was accepted"):

@@ -4,6 +4,7 @@ planted faults replay (fuzz/regressions/impl_chunks/planted-FAULT-*.json), and a
 one line and exit status 2. No libFuzzer needed (the campaigns are ci/borg-fuzz.sh and
 ``python -m fuzz planted``)."""
 
+import io
 import os
 import random
 import subprocess
@@ -86,6 +87,22 @@ def test_a_wrong_implementation_is_a_finding(probe, needle):
         except Finding as e:
             found.append(str(e))
     assert found and all(needle in f for f in found), found[:3]
+
+
+def test_every_kernel_reads_the_whole_stream_with_or_without_a_schedule():
+    """A case without a read schedule reaches the implementation as io.BytesIO (full reads, in C),
+    one with a schedule through Reader; run() compares every kernel's chunks of either with the
+    reference's of the whole input (a finding otherwise)."""
+    sources = []
+
+    class Recording(impls.Ours):
+        def chunks(self, params, source, **kw):
+            sources.append(type(source))
+            return super().chunks(params, source, **kw)
+
+    for seed in target.seeds():
+        target.run(seed, Recording())
+    assert {target.Reader, io.BytesIO} <= set(sources)
 
 
 def test_inventory_names_the_kernels_that_run_and_why_others_do_not():
