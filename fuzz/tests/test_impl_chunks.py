@@ -89,7 +89,7 @@ def test_a_wrong_implementation_is_a_finding(probe, needle):
     assert found and all(needle in f for f in found), found[:3]
 
 
-def test_every_kernel_reads_the_whole_stream_with_or_without_a_schedule():
+def test_unscheduled_cases_read_through_bytesio_scheduled_ones_through_reader():
     """A case without a read schedule reaches the implementation as io.BytesIO (full reads, in C),
     one with a schedule through Reader; run() compares every kernel's chunks of either with the
     reference's of the whole input (a finding otherwise)."""
