@@ -13,7 +13,7 @@ import os
 
 from chunkers.bufpool import give_back, keep_buffers, take_buffer
 from chunkers.chunk import Chunk
-from chunkers.driver import READ_SIZE
+from chunkers.driver import READ_SIZE, fill_view, halves_reader
 from chunkers.sources import all_zero, check_sparse, open_source
 from chunkers.registry import reference, register_single, resolve
 from chunkers.params import check_fixed
@@ -106,28 +106,30 @@ class Fixed:
         page-aligned read buffer of its size (csrc/readbuf.h) and yielded as a read-only view of
         it, no copy; a buffer is read into again only once no chunk refers to it
         (bufpool.take_buffer: this chunker's two kept buffers, else the pool of collected
-        chunkers'), so a kept chunk never changes. Smaller ones go through one staging buffer and
-        are copied out (a kept chunk then holds its own bytes, not a buffer)."""
+        chunkers'), so a kept chunk never changes. From a large regular file, blocks of at least
+        HALVES_MIN are read by two threads (driver.HalvesReader). Smaller ones go through one
+        staging buffer and are copied out (a kept chunk then holds its own bytes, not a buffer)."""
         small = [w for w in (self.block_size, self.header_size) if 0 < w < READ_SIZE]
         staging = bytearray(max(small)) if small else None
-        for want in self._wanted():
-            views = want >= READ_SIZE
-            buf = take_buffer(self._buffers, want) if views else staging
-            with memoryview(buf) as view:
-                got = 0
-                while got < want:
-                    n = reader(view[got:want])
-                    if n == 0:
-                        break
-                    got += n
-                piece = view[:got].toreadonly()
-            if got:
-                yield Chunk(None, got, True) if all_zero(piece) else Chunk(piece if views else bytes(piece), got, False)
-            del piece               # this frame's view would keep buf in use at the next take_buffer
-            if views:
-                keep_buffers(self._buffers, (buf,))
-            if got < want:
-                return
+        halves = halves_reader(reader, max(self.block_size, self.header_size))
+        try:
+            for want in self._wanted():
+                views = want >= READ_SIZE
+                buf = take_buffer(self._buffers, want) if views else staging
+                with memoryview(buf) as view:
+                    got = halves.read(view[:want]) if halves is not None else fill_view(reader, view, 0, want)
+                    piece = view[:got].toreadonly()
+                if got:
+                    yield Chunk(None, got, True) if all_zero(piece) else \
+                        Chunk(piece if views else bytes(piece), got, False)
+                del piece               # this frame's view would keep buf in use at the next take_buffer
+                if views:
+                    keep_buffers(self._buffers, (buf,))
+                if got < want:
+                    return
+        finally:
+            if halves is not None:
+                halves.close()
 
 
 def _read_full(read, want: int) -> bytes:

@@ -4,7 +4,9 @@
  * read and scan times, not their sum (issue 13, item 3), and the scan never
  * waits for a read while the buffer has room (issue 33, item 1). One fill is
  * in progress at most; the caller owns the buffer and must not touch the part
- * of dst the fill has not reported (ck_readahead_wait) until the fill ended. */
+ * of dst the fill has not reported (ck_readahead_wait) until the fill ended.
+ * The fixed chunker's HalvesReader (driver.pyx) uses the same thread to read
+ * the second half of a large block while the caller preads the first. */
 #ifndef CHUNKERS_READAHEAD_H
 #define CHUNKERS_READAHEAD_H
 
