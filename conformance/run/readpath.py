@@ -16,6 +16,11 @@ Rows of family ``read path`` (:func:`rows`), all on small files in a fresh tmp d
   compared byte for byte after the later streams ran (a read buffer handed to the next stream
   while a kept chunk refers to it shows here; docs/read-path.md). Only for an implementation
   whose chunk data stays valid (``kept_chunks``); borg's is valid until its next chunk only.
+* ``large files``: a file of 7 MiB with a zero gap, by descriptor and by unbuffered file object,
+  for the keyed driver-run chunker and Fixed with blocks of 2 MiB and of 4 MiB + 4097 bytes: over
+  our driver's read-ahead threshold (4 MiB left), and Fixed's blocks of 2 MiB and more read in
+  two halves by two threads (docs/read-path.md), their edges (a block ending 1000 bytes into a
+  half) included.
 """
 
 from __future__ import annotations
@@ -92,7 +97,8 @@ def rows(impl, seed: int, tmp: str | None = None) -> list[Row]:
         with tempfile.TemporaryDirectory(prefix="conformance-readpath-", dir=tmp) as d:
             return [guarded("sparse files", lambda: sparse_row(impl, seed, d)),
                     guarded("hostile reads", lambda: hostile_row(impl, seed)),
-                    guarded("kept chunks", lambda: kept_row(impl, seed, d))]
+                    guarded("kept chunks", lambda: kept_row(impl, seed, d)),
+                    guarded("large files", lambda: large_row(impl, seed, d))]
     except OSError as e:        # no room or no permission there: said, never a silent pass
         return [Row("files", "skipped", f"no files could be made in the tmp directory ({e}): the read path "
                                         "not checked", [])]
@@ -316,3 +322,31 @@ def kept_row(impl, seed: int, d: str) -> Row:
                     break
                 pos += size
     return t.row("kept chunks")
+
+
+LARGE_SIZE = (7 << 20) + 12345
+LARGE_EXTENTS = ((0, 3 << 20), ((4 << 20) - 1000, LARGE_SIZE - (4 << 20) + 1000))
+"""Data, then zeros from 3 MiB to 4 MiB - 1000 (zero chunks), then data to the end."""
+LARGE_PARAMS = (_params(_KEYED, **_CDC), _params(_BLOCKS, block_size=2 << 20, header_size=1000),
+                _params(_BLOCKS, block_size=(4 << 20) + 4097, header_size=0))
+"""The keyed driver-run chunker; Fixed with 2 MiB blocks after a 1000-byte header (the last block
+ends 1000 + 12345 bytes into the file's last 2 MiB: inside a first half), and with 4 MiB + 4097
+blocks (halves rounded to 4 KiB; the second block ends short, in its first half)."""
+
+
+def large_row(impl, seed: int, d: str) -> Row:
+    t = _Tally()
+    if impl.reads_whole:
+        return t.row("large files", f"{impl.name} reads a file whole before chunking it: not checked")
+    data = _content(seed, LARGE_EXTENTS, LARGE_SIZE)
+    path = os.path.join(d, "large")
+    with open(path, "wb") as f:
+        f.write(data)
+    for params in LARGE_PARAMS:
+        want = _run(impl, params, data)
+        _compare(t, impl, params, f"{LARGE_SIZE} bytes by descriptor", want,
+                 _outcome(lambda: read_file(impl, params, path, "descriptor", False)))
+        with open(path, "rb", buffering=0) as f:
+            _compare(t, impl, params, f"{LARGE_SIZE} bytes by unbuffered file object", want,
+                     _outcome(lambda: _run(impl, params, f)))
+    return t.row("large files")

@@ -30,12 +30,13 @@ def _failed(row, text):
 
 def test_ours_passes_every_row():
     rows = _rows(impls.Ours())
-    assert set(rows) == {"sparse files", "hostile reads", "kept chunks", "reference", "default", "precedence",
-                         "defaults file", "bad names"}
+    assert set(rows) == {"sparse files", "hostile reads", "kept chunks", "large files", "reference", "default",
+                         "precedence", "defaults file", "bad names"}
     for r in rows.values():
         assert r.status == "passed" or (r.check == "sparse files" and "reports no holes" in r.note), r
     assert rows["sparse files"].runs == len(readpath.PARAMS) * len(readpath.LAYOUTS) * 4   # sparse x how
     assert rows["kept chunks"].runs == 6
+    assert rows["large files"].runs == len(readpath.LARGE_PARAMS) * 2     # by descriptor and by file object
 
 
 def test_the_model_has_no_sparse_option_and_no_selection():
@@ -44,14 +45,15 @@ def test_the_model_has_no_sparse_option_and_no_selection():
     assert rows["sparse files"].runs == len(readpath.PARAMS) * len(readpath.LAYOUTS) * 2   # sparse=False ran
     assert rows["hostile reads"].status == "passed"
     assert rows["kept chunks"].status == "skipped"
+    assert rows["large files"].status == "skipped" and "reads a file whole" in rows["large files"].note
     assert rows["kernel selection"].status == "skipped" and "no kernel selection" in rows["kernel selection"].note
 
 
 def test_the_stub_borg_reads_sparse_files_and_selects_by_demand(stub_borg):  # noqa: F811
     rows = _rows(stub_borg)
     assert {c: r.status for c, r in rows.items()} == {
-        "sparse files": "passed", "hostile reads": "passed", "kept chunks": "skipped", "reference": "passed",
-        "default": "passed", "demand": "passed"}
+        "sparse files": "passed", "hostile reads": "passed", "kept chunks": "skipped", "large files": "passed",
+        "reference": "passed", "default": "passed", "demand": "passed"}
     assert "valid past its next chunk" in rows["kept chunks"].note
 
 
@@ -106,6 +108,22 @@ def test_chunks_overwritten_by_a_later_stream_fail_the_kept_row():
     _failed(readpath.rows(OneBuffer(), SEED)[2], "compared after 2 later streams")
 
 
+class HalfBlockIsTheEnd(impls.Ours):
+    """Reads a file source through a reader whose reads stop at the first 2 MiB boundary after 4 MiB
+    (a block's halves joined wrong, or the second half's bytes lost), as a FileIO would not."""
+
+    def chunks(self, params, source, **kw):
+        if isinstance(source, int) or hasattr(source, "read"):
+            source = impls.base.as_file(source).read()[:(4 << 20) + (2 << 20)]
+        return super().chunks(params, source, **kw)
+
+
+def test_a_file_cut_short_at_a_half_block_fails_the_large_row():
+    rows = readpath.rows(HalfBlockIsTheEnd(), SEED)
+    _failed(rows[3], "7352377 bytes by descriptor")
+    _failed(rows[3], "by unbuffered file object")
+
+
 @pytest.mark.parametrize("change, says", [
     (lambda path: open(path, "ab").write(b"x" * 100), "changed during the check"),
     (lambda path: os.truncate(path, 10), "changed during the check"),
@@ -155,7 +173,8 @@ class Raising(impls.Model):
 
 def test_an_adapter_that_raises_fails_each_row_in_one_line():
     rows = readpath.rows(Raising(), SEED) + selection.rows(Raising())
-    assert [r.status for r in rows] == ["failed", "failed", "skipped", "failed", "failed", "failed"]  # no kept chunks
+    assert [r.status for r in rows] == ["failed", "failed", "skipped", "skipped", "failed", "failed", "failed"]
+    # no kept chunks; a model reads whole
     assert "OSError: no" in str(rows[0].problems[0]) and "RuntimeError: no list" in str(rows[-1].problems[0])
 
 

@@ -28,6 +28,10 @@ class Implementation:
     buffers that are never refilled while a chunk refers to them); borg's is valid only until its
     next chunk."""
 
+    reads_whole = False
+    """Whether :meth:`chunks` reads a file source whole into memory before chunking it (the model): the
+    read-path row of large files (conformance.run.readpath) is then not about it and is skipped."""
+
     construction_seconds = 0.0
     """Seconds this adapter has spent constructing chunkers (its own reused chunkers' misses; 0 when
     construction is not worth counting). A fuzz campaign steers by it (fuzz.impl_chunks.Steering)."""

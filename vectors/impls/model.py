@@ -14,6 +14,7 @@ class Model(Implementation):
     """The independent pure-Python model (the model package): sizes only, chunks are slices."""
 
     name = "model"
+    reads_whole = True
 
     def kernels(self, family):
         return [("model", None)] if family in FAMILY_CHUNKERS else []
