@@ -19,8 +19,7 @@ Rows of family ``read path`` (:func:`rows`), all on small files in a fresh tmp d
 * ``large files``: a file of 7 MiB with a zero gap, by descriptor and by unbuffered file object,
   for the keyed driver-run chunker and Fixed with blocks of 2 MiB and of 4 MiB + 4097 bytes: over
   our driver's read-ahead threshold (4 MiB left), and Fixed's blocks of 2 MiB and more read in
-  two halves by two threads (docs/read-path.md), their edges (a block ending 1000 bytes into a
-  half) included.
+  two halves by two threads (docs/read-path.md), a last block ending inside either half included.
 """
 
 from __future__ import annotations
@@ -327,11 +326,11 @@ def kept_row(impl, seed: int, d: str) -> Row:
 LARGE_SIZE = (7 << 20) + 12345
 LARGE_EXTENTS = ((0, 3 << 20), ((4 << 20) - 1000, LARGE_SIZE - (4 << 20) + 1000))
 """Data, then zeros from 3 MiB to 4 MiB - 1000 (zero chunks), then data to the end."""
-LARGE_PARAMS = (_params(_KEYED, **_CDC), _params(_BLOCKS, block_size=2 << 20, header_size=1000),
+LARGE_PARAMS = (_params(_KEYED, **_CDC), _params(_BLOCKS, block_size=2 << 20, header_size=100000),
                 _params(_BLOCKS, block_size=(4 << 20) + 4097, header_size=0))
-"""The keyed driver-run chunker; Fixed with 2 MiB blocks after a 1000-byte header (the last block
-ends 1000 + 12345 bytes into the file's last 2 MiB: inside a first half), and with 4 MiB + 4097
-blocks (halves rounded to 4 KiB; the second block ends short, in its first half)."""
+"""The keyed driver-run chunker; Fixed with 2 MiB blocks after a 100,000-byte header (the last block,
+960,921 bytes, ends inside its first half of 1 MiB), and with 4 MiB + 4097 blocks (halves rounded
+down to 4 KiB: 2 MiB; the second block, 3,153,976 bytes, ends inside its second half)."""
 
 
 def large_row(impl, seed: int, d: str) -> Row:
