@@ -44,6 +44,7 @@ from chunkers.params import MAX_DATA_SIZE  # noqa: E402
 from chunkers.registry import all_names, reference, why_not  # noqa: E402
 from fuzz.harness import check, model  # noqa: E402
 from fuzz.input import Input, script  # noqa: E402
+from vectors.impls.base import reuse  # noqa: E402
 
 U64 = (1 << 64) - 1
 MAX_DATA = 1 << 16
@@ -247,19 +248,13 @@ def make(params: tuple, key, seed: int, kernel, normal_size: int):
     """make_chunker, reusing the chunker built for the same arguments (a chunker
     is reusable, spec 01 §8, and buzhash64's table derivation is slow under
     ASan). Arguments that did not construct are tried again every time."""
-    k = (params, key, seed, kernel, normal_size)
-    cacheable = key is None or type(key) is bytes
-    if cacheable and k in _made:
-        _made.move_to_end(k)
-        return _made[k]
-    takes = credential(params)      # make_chunker refuses a key or seed the chunker does not take
-    chunker = make_chunker(params, key=key if takes == "key" else None, seed=seed if takes == "seed" else None,
-                           kernel=kernel, normal_size=normal_size)
-    if cacheable:
-        _made[k] = chunker
-        while len(_made) > MADE_CACHE[0]:
-            _made.popitem(last=False)
-    return chunker
+    def made():
+        takes = credential(params)      # make_chunker refuses a key or seed the chunker does not take
+        return make_chunker(params, key=key if takes == "key" else None, seed=seed if takes == "seed" else None,
+                            kernel=kernel, normal_size=normal_size)
+    if key is not None and type(key) is not bytes:      # a bytearray or view: not hashable, made afresh
+        return made()
+    return reuse(_made, (params, key, seed, kernel, normal_size), made, MADE_CACHE[0])
 
 
 def _chunks(chunker, source) -> list:

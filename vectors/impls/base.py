@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import io
 import os
@@ -87,3 +88,17 @@ def env(var: str, value: str | None):
         os.environ.pop(var, None)
         if old is not None:
             os.environ[var] = old
+
+
+def reuse(cache: collections.OrderedDict, key, make, size: int):
+    """The value ``cache`` holds for ``key``, else ``make()``'s, kept there with at most ``size``
+    entries, least recently used out: the chunkers an adapter (Borg) or a fuzz target
+    (fuzz.chunker_stream.make) made, reused for the same arguments. A ``make`` that raises keeps
+    nothing, so those arguments are tried again next time."""
+    if key in cache:
+        cache.move_to_end(key)
+        return cache[key]
+    value = cache[key] = make()
+    while len(cache) > size:
+        cache.popitem(last=False)
+    return value

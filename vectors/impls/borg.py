@@ -10,7 +10,7 @@ import time
 from chunkers.families import CHUNKERS, FAMILIES, chunkers_of, family_of
 from chunkers.registry import SINGLE
 
-from vectors.impls.base import Implementation, as_file, env
+from vectors.impls.base import Implementation, as_file, env, reuse
 
 
 _PROBE_FIELDS = {"chunk_min": 6, "chunk_max": 12, "chunk_mask": 8, "window_size": 65, "nc_level": 0}
@@ -101,19 +101,14 @@ class Borg(Implementation):
         borg's AES chunkers take ~50 ms to construct (key-derived tables), which made the suite's
         thousands of short cases (test_input_classes) take minutes per kernel. A chunker whose
         state leaked from one chunkify() into the next would be a borg bug this then shows."""
-        cache = self.__dict__.setdefault("_chunkers", collections.OrderedDict())
+        def made():
+            start = time.perf_counter()
+            try:
+                return self._make(params, key, seed, kernel, normal_size, sparse)
+            finally:
+                self.construction_seconds += time.perf_counter() - start
         k = (tuple(params), None if key is None else bytes(key), seed, kernel, normal_size, sparse)
-        if k in cache:
-            cache.move_to_end(k)
-            return cache[k]
-        start = time.perf_counter()
-        try:
-            chunker = cache[k] = self._make(params, key, seed, kernel, normal_size, sparse)
-        finally:
-            self.construction_seconds += time.perf_counter() - start
-        if len(cache) > self.cache_size:
-            cache.popitem(last=False)
-        return chunker
+        return reuse(self.__dict__.setdefault("_chunkers", collections.OrderedDict()), k, made, self.cache_size)
 
     def chunks(self, params, source, *, key, seed, kernel, normal_size=0, sparse=False):
         chunker = self._chunker(params, key, seed, kernel, normal_size, sparse)
