@@ -59,15 +59,15 @@ DEF SIGNAL_CHECK_BYTES = 4 << 20
 
 HALVES_MIN = 2 << 20
 """A block of at least this many bytes from a regular file is read in two halves at once
-(:class:`HalvesReader`); smaller ones in one thread (a hand-over to the read-ahead thread costs more
-than half their copy saves)."""
+(:class:`HalvesReader`); smaller ones in one thread (measured: 4 MiB blocks, docs/read-path.md)."""
 
 
 cdef class HalvesReader:
     """Reads the blocks of a regular file with two threads: the first half of each with pread(2)
     in the caller's thread, the second half at the same time by a read-ahead thread
     (csrc/readahead.c) from the file offset moved past the first half, so the page cache is copied
-    out by two cores (the fixed chunker's large blocks: issue 33; one core copies ~5-6 GB/s).
+    out by two cores (the fixed chunker's large blocks: issue 33; one core copies 4-6 GB/s on the
+    Zen 4 VM).
 
     ``reader``: an FdReader of a regular file. :meth:`read` fills a writable byte view exactly as
     reading until it is full or a read returns 0 would, and leaves the file offset after the bytes
