@@ -162,7 +162,11 @@ def test_campaign_runs_merges_and_reports(capsys, roots):
 
 
 _INTERRUPTED = textwrap.dedent("""
+    import signal
     import sys
+    # Ctrl-C as from a terminal: a job started in the background (a CI runner's ``cmd &``) starts with
+    # SIGINT ignored, which Python then keeps, and the campaign would never see it
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     from pathlib import Path
     from fuzz import campaign, campaign_all
     from fuzz.__main__ import main
@@ -175,16 +179,30 @@ _INTERRUPTED = textwrap.dedent("""
 
 
 @instrumented
+@pytest.mark.timeout(900)       # the caps below: 300 s to start, 300 s to stop
 def test_ctrl_c_keeps_the_corpus_and_writes_the_report(tmp_path):
     proc = subprocess.Popen([sys.executable, "-c", _INTERRUPTED, str(tmp_path)], cwd=fbuild.ROOT,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     log = tmp_path / "artifacts" / "params_parse" / "fuzz.log"
-    for _ in range(600):        # until libFuzzer fuzzes (a cap, not a timed assertion)
-        if log.exists() and "INITED" in log.read_text(errors="replace"):
-            break
-        time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    out, _ = proc.communicate(timeout=300)
+    try:
+        for _ in range(600):        # until libFuzzer fuzzes (a cap, not a timed assertion)
+            if log.exists() and "INITED" in log.read_text(errors="replace"):
+                break
+            if proc.poll() is not None:
+                pytest.fail(f"the campaign ended (exit {proc.returncode}) before libFuzzer fuzzed:\n{proc.stdout.read()}")
+            time.sleep(0.5)
+        else:
+            pytest.fail("libFuzzer did not start fuzzing in 300 s; its log: "
+                        f"{log.read_text(errors='replace')[-2000:] if log.exists() else 'none'}")
+        proc.send_signal(signal.SIGINT)
+        out, _ = proc.communicate(timeout=300)
+    finally:        # a failed test leaves no campaign running (its libFuzzer is in a session of its own)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
     assert proc.returncode == 130, out
     report = json.loads((tmp_path / "report" / "report.json").read_text())
     assert report["interrupted"] and [r["target"] for r in report["targets"]] == ["params_parse"], report
