@@ -284,3 +284,79 @@ def test_mutate_takes_the_key_route_at_its_rate(monkeypatch):
     raw = target.script(target.decode, chunker="rabin-aes", data=bytes(64))
     keyed = sum(b"\x5a\xa5" in target.decode(Input(target.mutate(raw, 4096, seed)))["key"] for seed in range(2000))
     assert 0.5 * target.KEY_MUTATION_RATE * 2000 < keyed < 1.5 * target.KEY_MUTATION_RATE * 2000
+
+
+class _OneBuffer(impls.Ours):
+    """Chunks as views into one buffer that the next chunk overwrites (as borg's are: valid until its
+    next chunk), optionally with one byte of chunk ``flip`` changed."""
+
+    def __init__(self, flip=None):
+        self.flip = flip
+
+    def chunk_views(self, params, source, **kw):
+        buf = bytearray(1 << 17)
+        for i, (size, piece) in enumerate(self.chunks(params, source, **kw)):
+            if piece is None:
+                yield size, None
+                continue
+            buf[:size] = piece
+            if i == self.flip:
+                buf[size // 2] ^= 1
+            yield size, memoryview(buf)[:size]
+            buf[:size] = bytes(size)        # gone once the next chunk is asked for
+
+
+def test_views_valid_until_the_next_chunk_are_compared_as_they_come():
+    """run() compares each chunk of Implementation.chunk_views before asking for the next: an
+    implementation whose views are overwritten then passes every seed, and one changed byte is a
+    finding that names the chunk and says data."""
+    for data in target.seeds():
+        target.run(data, _OneBuffer())
+    found = []
+    for data in target.seeds():
+        try:
+            target.run(data, _OneBuffer(flip=1))
+        except Finding as e:
+            found.append(str(e))
+    assert found and all("chunk 1 at offset" in f and "data differs" in f for f in found), found[:3]
+
+
+@pytest.mark.parametrize("got,words", [
+    ([(3, b"abc"), (2, None)], None),
+    ([(3, memoryview(b"abc")), (2, None)], None),
+    ([(4, b"abcd")], "chunk 0 at offset 0: size differs (reference 3 bytes, got 4)"),
+    ([(3, b"abd"), (2, None)], "chunk 0 at offset 0: data differs"),
+    ([(3, b"abc"), (2, b"\0\0")], "chunk 1 at offset 3: data differs"),
+    ([(3, b"abc")], "2 chunks in the reference, 1 got (offset 3)"),
+    ([(3, b"abc"), (2, None), (1, b"x")], "2 chunks in the reference, more got (offset 5)"),
+])
+def test_same_says_where_chunks_first_differ(got, words):
+    want = [(3, memoryview(b"abc")), (2, None)]
+    said = target._same(want, iter(got))
+    assert said == words if words is None else said.startswith(words)
+
+
+def test_the_model_checks_every_input_for_ours_and_a_crc_sample_for_another(monkeypatch, stub_borg):
+    """The model's comparison of our reference runs on every qualifying input with --impl ours, and
+    on the inputs whose CRC-32 is 0 mod MODEL_SAMPLE with any other implementation."""
+    import zlib
+    calls = []
+    real = impls.Model.chunk_sizes
+
+    def counted(self, params, data, **kw):
+        calls.append(bytes(data))
+        return real(self, params, data, **kw)
+
+    monkeypatch.setattr(impls.Model, "chunk_sizes", counted)
+    rng = random.Random(7)
+    inputs = target.seeds() + [s + rng.randbytes(rng.randrange(1, 40)) for s in target.seeds() for _ in range(3)]
+    qualifying = []
+    for raw in inputs:
+        calls.clear()
+        target.run(raw, impls.Ours())
+        qualifying.append(bool(calls))
+        calls.clear()
+        target.run(raw, stub_borg)
+        assert bool(calls) == (qualifying[-1] and zlib.crc32(raw) % target.MODEL_SAMPLE == 0)
+    sampled = sum(q and zlib.crc32(r) % target.MODEL_SAMPLE == 0 for q, r in zip(qualifying, inputs))
+    assert sum(qualifying) > 40 and 0 < sampled < sum(qualifying)

@@ -57,6 +57,13 @@ class Implementation:
         all-zero chunk. ``sparse`` only where :attr:`sparse` is true."""
         raise NotImplementedError
 
+    def chunk_views(self, params: tuple, source, **kw):
+        """Iterate ``(size, data)`` as :meth:`chunks` does (same keywords), except that ``data`` may be
+        valid only until the next chunk is asked for: no copy where the implementation hands out views
+        into a buffer it reuses (borg). For a caller that compares each chunk as it comes (the
+        impl_chunks fuzz target: under the sanitizers a copy per chunk is a malloc and a memcpy)."""
+        return self.chunks(params, source, **kw)
+
     def selected_kernel(self, family: str, value: str | None) -> str:
         """The ``kernel`` a new chunker of ``family`` reports when its selector (:attr:`selectors`)
         is set to ``value`` (None: unset, the default); ValueError when the implementation refuses

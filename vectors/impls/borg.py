@@ -110,7 +110,7 @@ class Borg(Implementation):
         k = (tuple(params), None if key is None else bytes(key), seed, kernel, normal_size, sparse)
         return reuse(self.__dict__.setdefault("_chunkers", collections.OrderedDict()), k, made, self.cache_size)
 
-    def chunks(self, params, source, *, key, seed, kernel, normal_size=0, sparse=False):
+    def chunk_views(self, params, source, *, key, seed, kernel, normal_size=0, sparse=False):
         chunker = self._chunker(params, key, seed, kernel, normal_size, sparse)
         if kernel not in (None, SINGLE) and chunker.kernel != kernel:
             raise RuntimeError(f"borg {params[0]}: asked for kernel {kernel!r}, got {chunker.kernel!r}")
@@ -118,5 +118,8 @@ class Borg(Implementation):
         # borg reads holes only through the OS-level handle (fh); other file objects have none
         fh = f.fileno() if isinstance(getattr(f, "raw", f), io.FileIO) else -1
         for c in chunker.chunkify(f, fh):
-            # borg's data is a view into its buffer, valid only until the next chunk
-            yield c.meta["size"], None if c.data is None else bytes(c.data)
+            yield c.meta["size"], c.data        # a view into borg's buffer, valid until its next chunk
+
+    def chunks(self, params, source, **kw):
+        for size, data in self.chunk_views(params, source, **kw):
+            yield size, None if data is None else bytes(data)
