@@ -259,16 +259,6 @@ def _describe(case: dict, impl_name: str, kernel) -> str:
     return f"{impl_name} {case['params']}{k}{s}{ns} kernel={kernel}{reads} ({len(case['data'])} bytes)"
 
 
-def _first_difference(want: list, got: list) -> str:
-    pos = 0
-    for i, (w, g) in enumerate(zip(want, got)):
-        if w != g:
-            what = "size" if w[0] != g[0] else "data"
-            return f"chunk {i} at offset {pos}: {what} differs (reference {w[0]} bytes, got {g[0]})"
-        pos += w[0]
-    return f"{len(want)} chunks in the reference, {len(got)} got (offset {pos})"
-
-
 def check_chunks(name: str, chunks: list, data: bytes, bounds) -> None:
     """Reassembly, sizes > 0 within bounds, data None exactly for all-zero chunks. ``data`` is only
     counted and compared in place (no slice copies: under the sanitizers each is a malloc)."""
@@ -296,21 +286,23 @@ def _reference(case: dict) -> tuple:
 
 
 def _same(want: list, got) -> str | None:
-    """None when the chunks of ``got`` (an iterable of ``(size, data)``, each data valid only until the
-    next: Implementation.chunk_views) equal ``want``, compared as they come; else where they first
-    differ (:func:`_first_difference`'s words)."""
-    pos, i = 0, -1
-    for i, (size, piece) in enumerate(got):
-        w = want[i] if i < len(want) else None
-        if w is None or w[0] != size or (w[1] is None) != (piece is None) or (piece is not None and w[1] != piece
-                                                                                 and bytes(w[1]) != bytes(piece)):
+    """None when the chunks of ``got`` (an iterable of ``(size, data)``; each data may be valid only
+    until the next: Implementation.chunk_views) equal ``want``, compared as they come; else where
+    they first differ: a chunk's size or data, or the number of chunks (``got`` is then run out)."""
+    got = iter(got)
+    pos = n = 0
+    for size, piece in got:
+        if n == len(want):
+            return f"{len(want)} chunks in the reference, {n + 1 + sum(1 for _ in got)} got (offset {pos})"
+        w = want[n]
+        if w[0] != size or (w[1] is None) != (piece is None) or (piece is not None and w[1] != piece
+                                                                 and bytes(w[1]) != bytes(piece)):
             # (bytes(): the bytes of a view of another item format, compared again only when unequal)
-            if w is None:
-                return f"{len(want)} chunks in the reference, more got (offset {pos})"
             what = "size" if w[0] != size else "data"
-            return f"chunk {i} at offset {pos}: {what} differs (reference {w[0]} bytes, got {size})"
+            return f"chunk {n} at offset {pos}: {what} differs (reference {w[0]} bytes, got {size})"
         pos += size
-    return None if i + 1 == len(want) else f"{len(want)} chunks in the reference, {i + 1} got (offset {pos})"
+        n += 1
+    return None if n == len(want) else f"{len(want)} chunks in the reference, {n} got (offset {pos})"
 
 
 def run(raw: bytes, impl=None) -> None:
@@ -377,7 +369,7 @@ def _differs(case: dict, impl, kernel: str, want: list, bounds, differs: str, kw
         raise Finding(f"{name}: chunks differ from our reference kernel {case['kind'].reference}: {differs}; "
                       f"run again it raised {exc!r}") from exc
     check_chunks(name, got, case["data"], bounds)
-    again = _first_difference(want, got) if got != want else "not on a second run"
+    again = _same(want, got) or "not on a second run"
     raise Finding(f"{name}: chunks differ from our reference kernel {case['kind'].reference}: {differs}"
                   + ("" if again == differs else f" (run again: {again})"))
 

@@ -328,7 +328,7 @@ def test_views_valid_until_the_next_chunk_are_compared_as_they_come():
     ([(3, b"abd"), (2, None)], "chunk 0 at offset 0: data differs"),
     ([(3, b"abc"), (2, b"\0\0")], "chunk 1 at offset 3: data differs"),
     ([(3, b"abc")], "2 chunks in the reference, 1 got (offset 3)"),
-    ([(3, b"abc"), (2, None), (1, b"x")], "2 chunks in the reference, more got (offset 5)"),
+    ([(3, b"abc"), (2, None), (1, b"x"), (1, b"y")], "2 chunks in the reference, 4 got (offset 5)"),
 ])
 def test_same_says_where_chunks_first_differ(got, words):
     want = [(3, memoryview(b"abc")), (2, None)]
