@@ -305,8 +305,9 @@ def _same(want: list, got) -> str | None:
     return None if n == len(want) else f"{len(want)} chunks in the reference, {n} got (offset {pos})"
 
 
-def run(raw: bytes, impl=None) -> None:
-    """One input against ``impl`` (default: :func:`implementation`)."""
+def run(raw: bytes, impl=None) -> str:
+    """One input against ``impl`` (default: :func:`implementation`); the kernel family it ran
+    (:class:`Steering` counts by it). Finding when a check fails."""
     impl = impl or implementation()
     case = decode(Input(raw))
     kind, params, data = case["kind"], case["params"], case["data"]
@@ -333,6 +334,7 @@ def run(raw: bytes, impl=None) -> None:
             raise Finding(f"{_describe(case, impl.name, kernel)}: raised {exc!r}") from exc
         if differs:
             _differs(case, impl, kernel, want, bounds, differs, kw)
+    return family
 
 
 MODEL_SAMPLE = 8
@@ -406,50 +408,68 @@ def seeds() -> list:
     return list(dict.fromkeys(script(decode, **v) for v in out))
 
 
-CAMPAIGN_CACHE = 2048
-"""Chunkers an adapter with a ``cache_size`` (vectors.impls.Borg) keeps during a campaign: libFuzzer cycles
-through its corpus, each entry with its own parameters and key, and borg's chunkers take long to
-construct under the sanitizers (rabin-aes ~50 ms, buzhash64 ~15 ms per chunker and kernel; each
-holds 40-250 KiB, so the cache stays under about 0.5 GiB). Our reference chunkers (chunker_stream.make)
-are kept as many: made afresh, they cost a twentieth of a replayed borg corpus's time."""
+CAMPAIGN_CACHE = 1024
+"""Chunkers per chunker (fastcdc, rabin-aes, ...) an adapter with a ``cache_size`` (vectors.impls.Borg)
+keeps during a campaign: libFuzzer cycles through its corpus, each entry with its own parameters and
+key, and some of borg's chunkers take long to construct under the sanitizers (rabin-aes ~19 ms,
+buzhash64 ~7 ms per chunker and kernel; fastcdc, goldilocks-aes, buzhash and fixed under 0.2 ms). Kept
+per chunker, the cheap ones' many new configurations do not push the expensive ones out. Each holds
+1-220 KiB (buzhash64 the most), so the cache stays under about 0.7 GiB. Our reference chunkers
+(chunker_stream.make, one cache for all) are kept as many per chunker: made afresh, they cost a
+twentieth of a replayed borg corpus's time."""
 
-CONSTRUCTION_SHARE = 0.25
-"""The share of a campaign's time that constructing the implementation's chunkers may take (see
-:class:`Steering`)."""
+CONSTRUCTION_SHARE = 0.2
+"""The share of a family's executions' time that constructing the implementation's chunkers may take
+(see :class:`Steering`)."""
 
 
 class Steering:
     """How often the campaign's mutations may change a case's configuration (chunker, parameters,
-    key, seed, read schedule), so that constructing chunkers takes about CONSTRUCTION_SHARE of the
-    time. Every new configuration makes the implementation construct a chunker per kernel; borg's
-    take milliseconds to tens of milliseconds each under the sanitizers (rabin-aes ~50 ms), as
-    long as tens to hundreds of executions, and with libFuzzer's mutations of the whole input
-    about a third of the executions had a new configuration. The other mutations change only the
-    data (:func:`mutate`), whose chunkers the implementation has made already (``cache_size``).
+    key, seed, read schedule), per kernel family, so that constructing chunkers takes about
+    CONSTRUCTION_SHARE of that family's executions' time. Every new configuration makes the
+    implementation construct a chunker per kernel; some of borg's take milliseconds to tens of
+    milliseconds each under the sanitizers (buzhash64, rabin-aes), as long as tens to hundreds of
+    executions, others microseconds (fastcdc, goldilocks-aes), and with libFuzzer's mutations of the
+    whole input about a third of the executions have a new configuration. The other mutations change
+    only the data (:func:`mutate`), whose chunkers the implementation has made already
+    (``cache_size``).
 
-    ``config_rate`` starts at 1 (libFuzzer's own mutations of the whole input) and is set every
-    WINDOW executions from the share of their time the adapter spent constructing
-    (``Implementation.construction_seconds``), within [MIN_RATE, 1]: an implementation whose
-    chunkers are cheap to make (ours, the model, the stand-in) keeps 1."""
+    ``rate(family)`` starts at 1 (libFuzzer's own mutations of the whole input) and is set every
+    WINDOW executions of the family from the share of their time the adapter spent constructing
+    (``Implementation.construction_seconds``, counted to the family of the execution it happened
+    in): multiplied by CONSTRUCTION_SHARE / share, by at most STEP either way (a window holds a
+    handful of constructions: a larger step swings between the extremes, and a window with none
+    would restore 1 at once), within [MIN_RATE, 1]. A family whose chunkers are cheap to make (and
+    every family of ours, the model and the stand-in) keeps 1."""
 
     WINDOW = 256
     MIN_RATE = 0.02
+    STEP = 2.0
 
     def __init__(self, impl):
-        self.impl, self.config_rate = impl, 1.0
-        self._runs, self._seconds, self._made = 0, 0.0, impl.construction_seconds
+        self.impl, self._made = impl, impl.construction_seconds
+        self._rates: dict = {}
+        self._windows: dict = {}        # family -> [executions, seconds, seconds constructing]
 
-    def ran(self, seconds: float) -> None:
-        """Count one execution of ``seconds``; every WINDOW executions, set config_rate."""
-        self._runs += 1
-        self._seconds += seconds
-        if self._runs < self.WINDOW:
+    def rate(self, family: str) -> float:
+        """The probability that a mutation of a case of ``family`` may change its configuration."""
+        return self._rates.get(family, 1.0)
+
+    def ran(self, family: str, seconds: float) -> None:
+        """Count one execution of ``family`` that took ``seconds`` (the construction since the last
+        count among them); every WINDOW executions of the family, set its rate."""
+        made, self._made = self.impl.construction_seconds - self._made, self.impl.construction_seconds
+        window = self._windows.setdefault(family, [0, 0.0, 0.0])
+        window[0] += 1
+        window[1] += seconds
+        window[2] += made
+        if window[0] < self.WINDOW:
             return
-        made = self.impl.construction_seconds
-        share = (made - self._made) / max(self._seconds, 1e-9)
-        scaled = self.config_rate * CONSTRUCTION_SHARE / share if share > 0 else 1.0
-        self.config_rate = min(1.0, max(self.MIN_RATE, scaled))
-        self._runs, self._seconds, self._made = 0, 0.0, made
+        share = window[2] / max(window[1], 1e-9)
+        factor = CONSTRUCTION_SHARE / share if share > 0 else self.STEP
+        factor = min(self.STEP, max(1 / self.STEP, factor))
+        self._rates[family] = min(1.0, max(self.MIN_RATE, self.rate(family) * factor))
+        window[:] = [0, 0.0, 0.0]
 
 
 _STEERING: list = []
@@ -457,7 +477,7 @@ _CONSTANTS: list = []       # harvest_constants of the instrumented modules (mai
 
 KEY_MUTATION_RATE = 0.1
 """The share of mutations that write one of the implementation's constants into the case's key
-(:func:`mutate_key`), when the implementation's code has any; times ``Steering.config_rate`` (a new
+(:func:`mutate_key`), when the implementation's code has any; times ``Steering.rate`` (a new
 key is a new configuration)."""
 
 
@@ -511,13 +531,13 @@ def mutate_key(raw: bytes, constants: list, rnd: random.Random, max_size: int) -
     return out if len(out) <= max_size else None
 
 
-def config_length(raw: bytes) -> int:
+def configuration(raw: bytes) -> tuple[int, str]:
     """How many leading bytes a case's configuration takes: where :func:`decode` starts reading the
     data of ``raw`` (more than ``len(raw)`` when the input ends inside the configuration; its
-    missing fields read as their lowest values)."""
+    missing fields read as their lowest values), and the kernel family of its chunker."""
     inp = _Split(raw)
-    decode(inp)
-    return inp.split
+    case = decode(inp)
+    return inp.split, CHUNKERS[case["params"][0]].family
 
 
 class _Split(Input):
@@ -529,33 +549,63 @@ class _Split(Input):
         return super().rest(name)
 
 
+STREAM_FIELDS = frozenset({"gen_len", "gen_seed", "reads", "read_size", "cycle_reads", "repeat", "data"})
+"""The fields of a case (:func:`decode`) that shape its stream but not its chunkers: changing only
+these constructs nothing (the adapters reuse a chunker for the same chunker, key, parameters,
+normal size and seed)."""
+
+STREAM_MUTATION_RATE = 0.25
+"""The share of the mutations that keep a case's configuration (:func:`mutate`) that may change its
+stream fields as well as its data."""
+
+
+def with_chunkers_of(raw: bytes, mutated: bytes) -> bytes:
+    """The case with ``mutated``'s STREAM_FIELDS and every other field (chunker, key, parameters,
+    normal size, seed) ``raw``'s: ``mutated``'s stream cut by ``raw``'s chunkers."""
+    values: dict = {}
+    for source, stream in ((raw, False), (mutated, True)):
+        inp = Input(source, record=True)
+        decode(inp)
+        for name, value in inp.fields:
+            if (name in STREAM_FIELDS) == stream:
+                values.setdefault(name, []).append(value)
+    return script(decode, **values)
+
+
 def mutate(raw: bytes, max_size: int, seed: int) -> bytes:
     """The campaign's libFuzzer custom mutator. Drawn from libFuzzer's ``seed``: with probability
-    ``KEY_MUTATION_RATE * Steering.config_rate`` one of the implementation's constants written into
-    the key (:func:`mutate_key`); else with probability ``Steering.config_rate``, or when the input
-    ends inside its configuration, libFuzzer's own mutation of the whole input (its
-    comparison-guided ones among them); otherwise libFuzzer's own mutation of the data alone
-    (started from one byte when there is none yet: a case's data may all be generated), the
-    configuration kept byte for byte."""
+    ``KEY_MUTATION_RATE * Steering.rate(family)`` (the family of ``raw``'s chunker) one of the
+    implementation's constants written into the key (:func:`mutate_key`); else with probability
+    ``Steering.rate(family)``, or when no data fits in ``max_size``, libFuzzer's own mutation of
+    the whole input (its comparison-guided ones among them); else with probability
+    STREAM_MUTATION_RATE that mutation with the case's chunker kept (:func:`with_chunkers_of`: the
+    read schedule and the generated stream change, no chunker is constructed); otherwise
+    libFuzzer's own mutation of the data alone (started from one byte when there is none yet: a
+    case's data may all be generated), the configuration kept: byte for byte, or written out to
+    its end when the input ends inside it (a case libFuzzer shortened; mutated whole at every step,
+    with a new configuration each time, such cases took nine tenths of a borg campaign's
+    construction time)."""
     import atheris
     rnd = random.Random(seed)
-    rate = _STEERING[0].config_rate if _STEERING else 1.0
+    split, family = configuration(raw)
+    rate = _STEERING[0].rate(family) if _STEERING else 1.0
     if _CONSTANTS and rnd.random() < KEY_MUTATION_RATE * rate:     # a new key is a new configuration
         keyed = mutate_key(raw, _CONSTANTS, rnd, max_size)
         if keyed is not None:
             return keyed
-    split = config_length(raw)
-    if split > len(raw) or split >= max_size or rnd.random() < rate:
+    if split >= max_size or rnd.random() < rate:
         return atheris.Mutate(raw, max_size)
-    return raw[:split] + atheris.Mutate(raw[split:] or b"\0", max_size - split)
+    if rnd.random() < STREAM_MUTATION_RATE:
+        return with_chunkers_of(raw, atheris.Mutate(raw, max_size))[:max_size]
+    # an input that ends inside its configuration reads its missing fields as zero bytes (Input):
+    # written out, the configuration and its chunkers stay the same
+    return raw[:split].ljust(split, b"\0") + atheris.Mutate(raw[split:] or b"\0", max_size - split)
 
 
 def _steered(raw: bytes) -> None:
     start = time.perf_counter()
-    try:
-        run(raw)
-    finally:
-        _STEERING[0].ran(time.perf_counter() - start)
+    family = run(raw)
+    _STEERING[0].ran(family, time.perf_counter() - start)
 
 
 def main() -> None:
@@ -565,7 +615,7 @@ def main() -> None:
     impl = implementation()
     if hasattr(impl, "cache_size"):
         impl.cache_size = max(impl.cache_size, CAMPAIGN_CACHE)
-    MADE_CACHE[0] = max(MADE_CACHE[0], CAMPAIGN_CACHE)      # our reference chunkers, likewise
+    MADE_CACHE[0] = max(MADE_CACHE[0], CAMPAIGN_CACHE * len(ALGOS))     # our reference chunkers, likewise
     for line in inventory_lines(inventory(impl)):       # imports what the adapter wraps
         print(f"impl_chunks: {line}", file=sys.stderr)
     for fn in DECODER:

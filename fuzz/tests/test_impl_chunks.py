@@ -186,13 +186,14 @@ def test_pytest_impl_reaches_fuzz_tests(impl_name, env, outcome):
     assert (r.returncode == 0) == (outcome == "passed"), r.stdout[-3000:]
 
 
-def test_config_length_is_where_the_data_starts():
+def test_configuration_is_where_the_data_starts_and_the_family():
     """The custom mutator's split: every byte before it is a configuration field, the rest the data."""
     head = target.script(target.decode, chunker="rabin-aes", fixed_key=False, key_len=32, key=bytes(range(32)),
                          reads=2, read_size=[5, 9])
     for data in (b"", b"\x01", random.Random(32).randbytes(300)):
-        assert target.config_length(head + data) == len(head)
-    assert target.config_length(head[:5]) > 5                   # an input that ends inside the configuration
+        assert target.configuration(head + data) == (len(head), "aes")
+    assert target.configuration(head[:5])[0] > 5                # an input that ends inside the configuration
+    assert target.configuration(target.script(target.decode, chunker="buzhash64"))[1] == "buzhash64"
 
 
 class _Atheris:
@@ -205,17 +206,56 @@ class _Atheris:
 def test_mutate_keeps_the_configuration_unless_steered_to_change_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "atheris", _Atheris)
     raw = target.script(target.decode, chunker="buzhash64", data=bytes(64))
-    split = target.config_length(raw)
+    split, _ = target.configuration(raw)
     steering = target.Steering(impls.Ours())
     monkeypatch.setattr(target, "_STEERING", [steering])
-    steering.config_rate = 0.0                                   # data only: the configuration byte for byte
+    monkeypatch.setattr(target, "STREAM_MUTATION_RATE", 0.0)
+    steering._rates["buzhash64"] = 0.0                           # data only: the configuration byte for byte
+    steering._rates["fastcdc"] = 1.0                             # (another family's rate is not this case's)
     out = target.mutate(raw, 4096, seed=7)
     assert out[:split] == raw[:split] and out[split:] == bytes([0xff]) * 64
-    steering.config_rate = 1.0                                   # libFuzzer's whole-input mutation
+    assert target.mutate(raw[:split], 4096, seed=7) == raw[:split] + b"\xff"   # no data: data from one byte
+    short = raw[:split - 3]                                      # ends inside its configuration
+    out = target.mutate(short, 4096, seed=7)
+    assert out == short + bytes(3) + b"\xff"                     # written out: the same configuration
+    assert {k: v for k, v in target.decode(Input(out)).items() if k != "data"} == \
+        {k: v for k, v in target.decode(Input(short)).items() if k != "data"}
+    assert target.mutate(raw, split, seed=7) == _Atheris.Mutate(raw, split)     # no room for data: whole
+    steering._rates["buzhash64"] = 1.0                           # libFuzzer's whole-input mutation
     assert target.mutate(raw, 4096, seed=7) == _Atheris.Mutate(raw, 4096)
-    assert target.mutate(raw[:split - 1], 4096, seed=7) == _Atheris.Mutate(raw[:split - 1], 4096)   # no whole config
-    steering.config_rate = 0.0                                   # a configuration without data: data from one byte
-    assert target.mutate(raw[:split], 4096, seed=7) == raw[:split] + b"\xff"
+
+
+def _chunker_fields(raw: bytes) -> list:
+    inp = Input(raw, record=True)
+    target.decode(inp)
+    return [(n, v) for n, v in inp.fields if n not in target.STREAM_FIELDS]
+
+
+def test_with_chunkers_of_takes_the_stream_of_one_case_and_the_chunker_of_the_other():
+    keyed = target.script(target.decode, chunker="rabin-aes", fixed_key=False, key_len=32, key=bytes(range(32)),
+                          reads=2, read_size=[5, 9], repeat=3, data=b"abc")
+    other = target.script(target.decode, chunker="fastcdc", fixed_key=True, key_index=target.KEYS[1],
+                          gen_len=700, gen_seed=9, reads=3, read_size=[1, 2, 4], cycle_reads=True, data=b"xyz" * 50)
+    out = Input(target.with_chunkers_of(keyed, other), record=True)
+    case = target.decode(out)
+    assert _chunker_fields(out._data) == _chunker_fields(keyed)
+    assert case["params"][0] == "rabin-aes" and case["key"] == bytes(range(32))
+    assert case["schedule"] == [1, 2, 4] and case["cycle"] and case["data"] == target._generated(9, 700) + b"xyz" * 50
+    assert target.with_chunkers_of(keyed, keyed) == keyed
+
+
+def test_mutate_may_change_the_stream_but_not_the_chunker(monkeypatch):
+    monkeypatch.setitem(sys.modules, "atheris", _Atheris)            # every byte flipped: every field changes
+    raw = target.script(target.decode, chunker="rabin-aes", fixed_key=False, key_len=32, key=bytes(range(32)),
+                        reads=2, read_size=[5, 9], data=bytes(64))
+    steering = target.Steering(impls.Ours())
+    steering._rates["aes"] = 0.0
+    monkeypatch.setattr(target, "_STEERING", [steering])
+    monkeypatch.setattr(target, "STREAM_MUTATION_RATE", 1.0)
+    out = target.mutate(raw, 4096, seed=7)
+    assert _chunker_fields(out) == _chunker_fields(raw)
+    assert target.decode(Input(out))["schedule"] != [5, 9]
+    assert len(target.mutate(raw, 100, seed=7)) <= 100
 
 
 class _Constructing(impls.Ours):
@@ -223,14 +263,33 @@ class _Constructing(impls.Ours):
     construction_seconds = 0.0
 
 
-@pytest.mark.parametrize("share, rate", [(0.0, 1.0), (0.5, 0.5), (1.0, 0.25), (50.0, target.Steering.MIN_RATE)])
-def test_steering_holds_construction_to_its_share(share, rate):
+def _windows(steering, impl, family, share, windows=1):
+    """``windows`` windows of executions of ``family``, each of 1 ms with ``share`` of it constructing."""
+    for _ in range(windows * target.Steering.WINDOW):
+        impl.construction_seconds += share * 0.001
+        steering.ran(family, 0.001)
+
+
+@pytest.mark.parametrize("share, rate", [(0.0, 1.0), (0.1, 1.0), (0.2, 1.0), (0.3, 2 / 3), (0.4, 0.5), (0.8, 0.5)])
+def test_steering_moves_a_rate_toward_the_share_by_at_most_a_step(share, rate):
     impl = _Constructing()
     steering = target.Steering(impl)
-    for _ in range(target.Steering.WINDOW):
-        impl.construction_seconds += share * 0.001
-        steering.ran(0.001)
-    assert steering.config_rate == pytest.approx(rate)           # from 1.0: 1.0 * 0.25 / share, within bounds
+    _windows(steering, impl, "aes", share)
+    assert steering.rate("aes") == pytest.approx(rate)           # from 1: 1 * 0.2 / share, in [1/2, 1]
+
+
+def test_steering_holds_each_family_to_its_share():
+    """An expensive family's rate falls to MIN_RATE and recovers by at most STEP a window; a cheap
+    family's, interleaved with it, stays 1: its executions are not charged the other's constructions."""
+    impl = _Constructing()
+    steering = target.Steering(impl)
+    for _ in range(8):
+        _windows(steering, impl, "aes", 50.0)
+        _windows(steering, impl, "fastcdc", 0.0)
+    assert steering.rate("aes") == target.Steering.MIN_RATE and steering.rate("fastcdc") == 1.0
+    _windows(steering, impl, "aes", 0.0)
+    assert steering.rate("aes") == target.Steering.MIN_RATE * target.Steering.STEP
+    assert steering.rate("buzhash") == 1.0                       # a family not run yet
 
 
 class _Module:
