@@ -52,7 +52,7 @@ sys.path.append(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # 
 from chunkers.families import CHUNKERS as TABLE  # noqa: E402
 from fuzz.chunker_stream import CHUNKERS, KEYS, MADE_CACHE, MODEL_MAX, make, size_bounds  # noqa: E402
 from fuzz.harness import Finding, check, model, module_functions  # noqa: E402
-from fuzz.input import Input, script  # noqa: E402
+from fuzz.input import Input, script, script_values  # noqa: E402
 
 IMPL_ENV = "CHUNKERS_FUZZ_IMPL"
 MAX_DATA = 1 << 16
@@ -515,9 +515,7 @@ def mutate_key(raw: bytes, constants: list, rnd: random.Random, max_size: int) -
     inp = Input(raw, record=True)
     if decode(inp)["kind"].credential != "key":
         return None
-    values: dict = {}
-    for n, v in inp.fields:
-        values.setdefault(n, []).append(v)
+    values = script_values(inp.fields)
     word = rnd.choice(constants)
     at = 0 if rnd.random() < 0.5 else rnd.randrange(33 - len(word))
     key = values["key"][0] if "key" in values else b""
@@ -562,14 +560,12 @@ stream fields as well as its data."""
 def with_chunkers_of(raw: bytes, mutated: bytes) -> bytes:
     """The case with ``mutated``'s STREAM_FIELDS and every other field (chunker, key, parameters,
     normal size, seed) ``raw``'s: ``mutated``'s stream cut by ``raw``'s chunkers."""
-    values: dict = {}
+    fields = []
     for source, stream in ((raw, False), (mutated, True)):
         inp = Input(source, record=True)
         decode(inp)
-        for name, value in inp.fields:
-            if (name in STREAM_FIELDS) == stream:
-                values.setdefault(name, []).append(value)
-    return script(decode, **values)
+        fields += [(name, value) for name, value in inp.fields if (name in STREAM_FIELDS) == stream]
+    return script(decode, **script_values(fields))
 
 
 def mutate(raw: bytes, max_size: int, seed: int) -> bytes:

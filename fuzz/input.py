@@ -146,6 +146,15 @@ def script(decode, **values) -> bytes:
     return s.encoded()
 
 
+def script_values(fields) -> dict:
+    """Recorded ``(name, value)`` pairs (``Input(..., record=True).fields``) as :func:`script`'s
+    keyword values: each name with its values in the order they were read."""
+    values: dict = {}
+    for n, v in fields:
+        values.setdefault(n, []).append(v)
+    return values
+
+
 def to_json(fields: list) -> list:
     """Recorded ``(name, value)`` pairs as JSON data (bytes become ``{"hex": ...}``)."""
     return [[n, {"hex": v.hex()} if isinstance(v, bytes) else v] for n, v in fields]
@@ -154,7 +163,5 @@ def to_json(fields: list) -> list:
 def from_json(decode, pairs: list) -> bytes:
     """The input bytes that make ``decode`` read the fields of :func:`to_json`
     output again, in the current byte layout."""
-    values: dict = {}
-    for n, v in pairs:
-        values.setdefault(n, []).append(bytes.fromhex(v["hex"]) if isinstance(v, dict) else v)
-    return script(decode, **values)
+    return script(decode, **script_values((n, bytes.fromhex(v["hex"]) if isinstance(v, dict) else v)
+                                          for n, v in pairs))
