@@ -38,6 +38,12 @@ for target in $("$PY" -c 'from fuzz.targets import TARGETS; print(" ".join(n for
     rc=$?
     [ "$rc" -eq 2 ] && exit 2         # the campaign could not load borg: its one line is above
     [ "$rc" -eq 0 ] || status=1
+    # a process the campaign started that could not load what was preloaded (the sanitizers'
+    # symbolizer: reports would go unsymbolized; fuzz/launcher.py)
+    if grep -qs "symbol lookup error" fuzz/artifacts/"$target"--borg/*.log; then
+        echo "borg-fuzz: $target: $(grep -hs -m1 'symbol lookup error' fuzz/artifacts/"$target"--borg/*.log)"
+        status=1
+    fi
 done
 for f in $(comm -13 <(echo "$before") <(find fuzz/regressions -type f | sort)); do
     echo "NEW REGRESSION $f (base64): $(base64 -w0 "$f")"

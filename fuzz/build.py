@@ -164,19 +164,18 @@ def _sanitized(env: dict, runtime: Path, pymalloc: bool) -> dict:
 
 
 def with_custom_mutator(env: dict) -> dict:
-    """``env`` (of run_env / impl_env) with atheris's custom-mutator library preloaded after its
-    libFuzzer runtime, and named in ``$CHUNKERS_FUZZ_MUTATOR_LIB``. libFuzzer looks up
-    ``LLVMFuzzerCustomMutator`` once, as a weak symbol, when the preloaded runtime is loaded;
-    atheris's ``custom_mutator`` module that defines it is imported later, and without this
-    libFuzzer never calls the target's mutator (its log then lacks "found LLVMFuzzerCustomMutator").
-    The library needs the interpreter's symbols: the target takes it out of LD_PRELOAD for the
-    shells libFuzzer starts its helpers with (harness.main), and the helper launcher puts it back
-    for the interpreter (fuzz/launcher.py). LookupError when that atheris has no such library."""
+    """``env`` (of run_env / impl_env) naming atheris's custom-mutator library in
+    ``$CHUNKERS_FUZZ_MUTATOR_LIB``, which the target preloads into its interpreter
+    (fuzz.launcher.preload_mutator_lib). libFuzzer looks up ``LLVMFuzzerCustomMutator`` once, as a
+    weak symbol, when the preloaded runtime is loaded; atheris's ``custom_mutator`` module that
+    defines it is imported later, and without the preload libFuzzer never calls the target's mutator
+    (its log then lacks "found LLVMFuzzerCustomMutator"). LookupError when that atheris has no such
+    library."""
     runtime = Path(env["LD_PRELOAD"].split()[0])
     found = sorted((runtime.parent / "atheris").glob("custom_mutator*.so"))
     if not found:
         raise LookupError(f"atheris at {runtime.parent} has no custom_mutator library: pip install atheris==3.0.0")
-    return dict(env, LD_PRELOAD=f"{env['LD_PRELOAD']} {found[0]}", **{MUTATOR_LIB_ENV: str(found[0])})
+    return dict(env, **{MUTATOR_LIB_ENV: str(found[0])})
 
 
 # --impl (fuzz targets with Target.impl): which interpreter runs the target and with what.

@@ -112,9 +112,10 @@ def main(test_one_input, instrument=(), mutator=None) -> None:
     """
     import atheris
 
-    from fuzz.launcher import libfuzzer_argv, without_mutator_lib
+    from fuzz.launcher import libfuzzer_argv, preload_mutator_lib
 
-    without_mutator_lib()
+    if mutator:
+        preload_mutator_lib()       # may run this process again (a target calls it first: its set-up runs once)
     _instrument(instrument)
     atheris.Setup(libfuzzer_argv(sys.argv), test_one_input, **({"custom_mutator": mutator} if mutator else {}))
     atheris.Fuzz()

@@ -306,8 +306,8 @@ def _same(want: list, got) -> str | None:
 
 
 def run(raw: bytes, impl=None) -> str:
-    """One input against ``impl`` (default: :func:`implementation`); the kernel family it ran
-    (:class:`Steering` counts by it). Finding when a check fails."""
+    """One input against ``impl`` (default: :func:`implementation`); the chunker it ran (fastcdc,
+    rabin-aes, ...: :class:`Steering` counts by it). Finding when a check fails."""
     impl = impl or implementation()
     case = decode(Input(raw))
     kind, params, data = case["kind"], case["params"], case["data"]
@@ -334,7 +334,7 @@ def run(raw: bytes, impl=None) -> str:
             raise Finding(f"{_describe(case, impl.name, kernel)}: raised {exc!r}") from exc
         if differs:
             _differs(case, impl, kernel, want, bounds, differs, kw)
-    return family
+    return params[0]
 
 
 MODEL_SAMPLE = 8
@@ -418,57 +418,59 @@ per chunker, the cheap ones' many new configurations do not push the expensive o
 (chunker_stream.make, one cache for all) are kept as many per chunker: made afresh, they cost a
 twentieth of a replayed borg corpus's time."""
 
-CONSTRUCTION_SHARE = 0.2
-"""The share of a family's executions' time that constructing the implementation's chunkers may take
+CONSTRUCTION_SHARE = 0.1
+"""The share of a chunker's executions' time that constructing the implementation's chunkers may take
 (see :class:`Steering`)."""
 
 
 class Steering:
     """How often the campaign's mutations may change a case's configuration (chunker, parameters,
-    key, seed, read schedule), per kernel family, so that constructing chunkers takes about
-    CONSTRUCTION_SHARE of that family's executions' time. Every new configuration makes the
-    implementation construct a chunker per kernel; some of borg's take milliseconds to tens of
-    milliseconds each under the sanitizers (buzhash64, rabin-aes), as long as tens to hundreds of
-    executions, others microseconds (fastcdc, goldilocks-aes), and with libFuzzer's mutations of the
-    whole input about a third of the executions have a new configuration. The other mutations change
-    only the data (:func:`mutate`), whose chunkers the implementation has made already
-    (``cache_size``).
+    key, seed), per chunker, so that constructing chunkers takes about CONSTRUCTION_SHARE of that
+    chunker's executions' time. Every new configuration makes the implementation construct a
+    chunker per kernel; some of borg's take milliseconds to tens of milliseconds each under the
+    sanitizers (buzhash64, rabin-aes), as long as tens to hundreds of executions, others
+    microseconds (fastcdc, goldilocks-aes), and with libFuzzer's mutations of the whole input about
+    a third of the executions have a new configuration. The other mutations change only the data
+    and the stream (:func:`mutate`), whose chunkers the implementation has made already
+    (``cache_size``). Steered per chunker, not per kernel family: rabin-aes's constructions cost a
+    hundred times goldilocks-aes's.
 
-    ``rate(family)`` starts at 1 (libFuzzer's own mutations of the whole input) and is set every
-    WINDOW executions of the family from the share of their time the adapter spent constructing
-    (``Implementation.construction_seconds``, counted to the family of the execution it happened
-    in): multiplied by CONSTRUCTION_SHARE / share, by at most STEP either way (a window holds a
-    handful of constructions: a larger step swings between the extremes, and a window with none
-    would restore 1 at once), within [MIN_RATE, 1]. A family whose chunkers are cheap to make (and
-    every family of ours, the model and the stand-in) keeps 1."""
+    ``rate(chunker)`` starts at 1 (libFuzzer's own mutations of the whole input). A window of a
+    chunker's executions closes after WINDOW of them, and only once one of them constructed (or
+    after MAX_WINDOW): at a low rate most runs of WINDOW executions construct nothing, and the rate
+    must not rise for that alone. When it closes, the rate is multiplied by CONSTRUCTION_SHARE /
+    share (the window's share of time spent constructing: ``Implementation.construction_seconds``,
+    counted to the chunker of the execution it happened in), by at most STEP up (by STEP after a
+    window that constructed nothing) and STEP squared down, and kept within [MIN_RATE, 1]. A
+    chunker that is cheap to make (and every chunker of ours, the model and the stand-in) keeps 1."""
 
     WINDOW = 256
-    MIN_RATE = 0.02
+    MAX_WINDOW = 16 * WINDOW
+    MIN_RATE = 0.001
     STEP = 2.0
 
     def __init__(self, impl):
         self.impl, self._made = impl, impl.construction_seconds
         self._rates: dict = {}
-        self._windows: dict = {}        # family -> [executions, seconds, seconds constructing]
+        self._windows: dict = {}        # chunker -> [executions, seconds, seconds constructing]
 
-    def rate(self, family: str) -> float:
-        """The probability that a mutation of a case of ``family`` may change its configuration."""
-        return self._rates.get(family, 1.0)
+    def rate(self, chunker: str) -> float:
+        """The probability that a mutation of a case of ``chunker`` may change its configuration."""
+        return self._rates.get(chunker, 1.0)
 
-    def ran(self, family: str, seconds: float) -> None:
-        """Count one execution of ``family`` that took ``seconds`` (the construction since the last
-        count among them); every WINDOW executions of the family, set its rate."""
+    def ran(self, chunker: str, seconds: float) -> None:
+        """Count one execution of ``chunker`` that took ``seconds`` (the construction since the last
+        count among them); when its window closes, set its rate."""
         made, self._made = self.impl.construction_seconds - self._made, self.impl.construction_seconds
-        window = self._windows.setdefault(family, [0, 0.0, 0.0])
+        window = self._windows.setdefault(chunker, [0, 0.0, 0.0])
         window[0] += 1
         window[1] += seconds
         window[2] += made
-        if window[0] < self.WINDOW:
+        if window[0] < self.WINDOW or (window[2] == 0 and window[0] < self.MAX_WINDOW):
             return
         share = window[2] / max(window[1], 1e-9)
-        factor = CONSTRUCTION_SHARE / share if share > 0 else self.STEP
-        factor = min(self.STEP, max(1 / self.STEP, factor))
-        self._rates[family] = min(1.0, max(self.MIN_RATE, self.rate(family) * factor))
+        factor = min(self.STEP, max(self.STEP ** -2, CONSTRUCTION_SHARE / share)) if share > 0 else self.STEP
+        self._rates[chunker] = min(1.0, max(self.MIN_RATE, self.rate(chunker) * factor))
         window[:] = [0, 0.0, 0.0]
 
 
@@ -532,10 +534,10 @@ def mutate_key(raw: bytes, constants: list, rnd: random.Random, max_size: int) -
 def configuration(raw: bytes) -> tuple[int, str]:
     """How many leading bytes a case's configuration takes: where :func:`decode` starts reading the
     data of ``raw`` (more than ``len(raw)`` when the input ends inside the configuration; its
-    missing fields read as their lowest values), and the kernel family of its chunker."""
+    missing fields read as their lowest values), and its chunker (fastcdc, rabin-aes, ...)."""
     inp = _Split(raw)
     case = decode(inp)
-    return inp.split, CHUNKERS[case["params"][0]].family
+    return inp.split, case["params"][0]
 
 
 class _Split(Input):
@@ -570,9 +572,9 @@ def with_chunkers_of(raw: bytes, mutated: bytes) -> bytes:
 
 def mutate(raw: bytes, max_size: int, seed: int) -> bytes:
     """The campaign's libFuzzer custom mutator. Drawn from libFuzzer's ``seed``: with probability
-    ``KEY_MUTATION_RATE * Steering.rate(family)`` (the family of ``raw``'s chunker) one of the
+    ``KEY_MUTATION_RATE * Steering.rate(chunker)`` (``raw``'s chunker) one of the
     implementation's constants written into the key (:func:`mutate_key`); else with probability
-    ``Steering.rate(family)``, or when no data fits in ``max_size``, libFuzzer's own mutation of
+    ``Steering.rate(chunker)``, or when no data fits in ``max_size``, libFuzzer's own mutation of
     the whole input (its comparison-guided ones among them); else with probability
     STREAM_MUTATION_RATE that mutation with the case's chunker kept (:func:`with_chunkers_of`: the
     read schedule and the generated stream change, no chunker is constructed); otherwise
@@ -583,8 +585,8 @@ def mutate(raw: bytes, max_size: int, seed: int) -> bytes:
     construction time)."""
     import atheris
     rnd = random.Random(seed)
-    split, family = configuration(raw)
-    rate = _STEERING[0].rate(family) if _STEERING else 1.0
+    split, chunker = configuration(raw)
+    rate = _STEERING[0].rate(chunker) if _STEERING else 1.0
     if _CONSTANTS and rnd.random() < KEY_MUTATION_RATE * rate:     # a new key is a new configuration
         keyed = mutate_key(raw, _CONSTANTS, rnd, max_size)
         if keyed is not None:
@@ -600,14 +602,16 @@ def mutate(raw: bytes, max_size: int, seed: int) -> bytes:
 
 def _steered(raw: bytes) -> None:
     start = time.perf_counter()
-    family = run(raw)
-    _STEERING[0].ran(family, time.perf_counter() - start)
+    chunker = run(raw)
+    _STEERING[0].ran(chunker, time.perf_counter() - start)
 
 
 def main() -> None:
     import atheris
 
     from fuzz.harness import main as fuzz_main
+    from fuzz.launcher import preload_mutator_lib
+    preload_mutator_lib()       # before the set-up: it may run this process again
     impl = implementation()
     if hasattr(impl, "cache_size"):
         impl.cache_size = max(impl.cache_size, CAMPAIGN_CACHE)

@@ -186,12 +186,12 @@ def test_pytest_impl_reaches_fuzz_tests(impl_name, env, outcome):
     assert (r.returncode == 0) == (outcome == "passed"), r.stdout[-3000:]
 
 
-def test_configuration_is_where_the_data_starts_and_the_family():
+def test_configuration_is_where_the_data_starts_and_the_chunker():
     """The custom mutator's split: every byte before it is a configuration field, the rest the data."""
     head = target.script(target.decode, chunker="rabin-aes", fixed_key=False, key_len=32, key=bytes(range(32)),
                          reads=2, read_size=[5, 9])
     for data in (b"", b"\x01", random.Random(32).randbytes(300)):
-        assert target.configuration(head + data) == (len(head), "aes")
+        assert target.configuration(head + data) == (len(head), "rabin-aes")
     assert target.configuration(head[:5])[0] > 5                # an input that ends inside the configuration
     assert target.configuration(target.script(target.decode, chunker="buzhash64"))[1] == "buzhash64"
 
@@ -211,7 +211,7 @@ def test_mutate_keeps_the_configuration_unless_steered_to_change_it(monkeypatch)
     monkeypatch.setattr(target, "_STEERING", [steering])
     monkeypatch.setattr(target, "STREAM_MUTATION_RATE", 0.0)
     steering._rates["buzhash64"] = 0.0                           # data only: the configuration byte for byte
-    steering._rates["fastcdc"] = 1.0                             # (another family's rate is not this case's)
+    steering._rates["fastcdc"] = 1.0                             # (another chunker's rate is not this case's)
     out = target.mutate(raw, 4096, seed=7)
     assert out[:split] == raw[:split] and out[split:] == bytes([0xff]) * 64
     assert target.mutate(raw[:split], 4096, seed=7) == raw[:split] + b"\xff"   # no data: data from one byte
@@ -249,7 +249,7 @@ def test_mutate_may_change_the_stream_but_not_the_chunker(monkeypatch):
     raw = target.script(target.decode, chunker="rabin-aes", fixed_key=False, key_len=32, key=bytes(range(32)),
                         reads=2, read_size=[5, 9], data=bytes(64))
     steering = target.Steering(impls.Ours())
-    steering._rates["aes"] = 0.0
+    steering._rates["rabin-aes"] = 0.0
     monkeypatch.setattr(target, "_STEERING", [steering])
     monkeypatch.setattr(target, "STREAM_MUTATION_RATE", 1.0)
     out = target.mutate(raw, 4096, seed=7)
@@ -263,33 +263,56 @@ class _Constructing(impls.Ours):
     construction_seconds = 0.0
 
 
-def _windows(steering, impl, family, share, windows=1):
-    """``windows`` windows of executions of ``family``, each of 1 ms with ``share`` of it constructing."""
-    for _ in range(windows * target.Steering.WINDOW):
-        impl.construction_seconds += share * 0.001
-        steering.ran(family, 0.001)
+def _windows(steering, impl, chunker, share, windows=1, length=target.Steering.WINDOW):
+    """``windows`` runs of ``length`` executions of ``chunker``, each of 1 ms, with ``share`` of the
+    run's time spent constructing, in its last execution."""
+    for _ in range(windows):
+        for i in range(length):
+            impl.construction_seconds += share * 0.001 * length if i == length - 1 else 0.0
+            steering.ran(chunker, 0.001)
 
 
-@pytest.mark.parametrize("share, rate", [(0.0, 1.0), (0.1, 1.0), (0.2, 1.0), (0.3, 2 / 3), (0.4, 0.5), (0.8, 0.5)])
+@pytest.mark.parametrize("share, rate", [(0.0, 1.0), (0.05, 1.0), (0.1, 1.0), (0.2, 0.5), (0.3, 1 / 3),
+                                         (0.4, 0.25), (0.8, 0.25)])
 def test_steering_moves_a_rate_toward_the_share_by_at_most_a_step(share, rate):
     impl = _Constructing()
     steering = target.Steering(impl)
-    _windows(steering, impl, "aes", share)
-    assert steering.rate("aes") == pytest.approx(rate)           # from 1: 1 * 0.2 / share, in [1/2, 1]
+    _windows(steering, impl, "rabin-aes", share)
+    assert steering.rate("rabin-aes") == pytest.approx(rate)     # from 1: 1 * 0.1 / share, in [1/4, 1]
+    _windows(steering, impl, "rabin-aes", 0.0, length=target.Steering.MAX_WINDOW)   # none constructed: up by STEP
+    assert steering.rate("rabin-aes") == pytest.approx(min(1.0, rate * target.Steering.STEP))
 
 
-def test_steering_holds_each_family_to_its_share():
-    """An expensive family's rate falls to MIN_RATE and recovers by at most STEP a window; a cheap
-    family's, interleaved with it, stays 1: its executions are not charged the other's constructions."""
+def test_steering_holds_each_chunker_to_its_share():
+    """An expensive chunker's rate falls to MIN_RATE and recovers by at most STEP a window; a cheap
+    one's, interleaved with it (of the same family), stays 1: its executions are not charged the
+    other's constructions."""
     impl = _Constructing()
     steering = target.Steering(impl)
     for _ in range(8):
-        _windows(steering, impl, "aes", 50.0)
-        _windows(steering, impl, "fastcdc", 0.0)
-    assert steering.rate("aes") == target.Steering.MIN_RATE and steering.rate("fastcdc") == 1.0
-    _windows(steering, impl, "aes", 0.0)
-    assert steering.rate("aes") == target.Steering.MIN_RATE * target.Steering.STEP
-    assert steering.rate("buzhash") == 1.0                       # a family not run yet
+        _windows(steering, impl, "rabin-aes", 50.0)
+        _windows(steering, impl, "goldilocks-aes", 0.0)
+    assert steering.rate("rabin-aes") == target.Steering.MIN_RATE and steering.rate("goldilocks-aes") == 1.0
+    _windows(steering, impl, "rabin-aes", 0.0, length=target.Steering.MAX_WINDOW)
+    assert steering.rate("rabin-aes") == target.Steering.MIN_RATE * target.Steering.STEP
+    assert steering.rate("buzhash") == 1.0                       # a chunker not run yet
+
+
+def test_a_window_without_construction_stays_open():
+    """At a low rate most WINDOW executions construct nothing: the window stays open until one does
+    (then the share over all of it sets the rate) or until MAX_WINDOW, so the rate does not double
+    on every quiet stretch."""
+    impl = _Constructing()
+    steering = target.Steering(impl)
+    steering._rates["rabin-aes"] = 0.01
+    quiet = target.Steering.MAX_WINDOW - 5
+    _windows(steering, impl, "rabin-aes", 0.0, length=quiet)
+    assert steering.rate("rabin-aes") == 0.01                    # still open
+    # then one construction: 10 % of the time of all MAX_WINDOW - 1 executions, the rate kept
+    _windows(steering, impl, "rabin-aes", 0.1 * (quiet + 4) / 4, length=4)
+    assert steering.rate("rabin-aes") == pytest.approx(0.01)
+    _windows(steering, impl, "rabin-aes", 0.4)                   # a window of WINDOW with 40 %: a quarter
+    assert steering.rate("rabin-aes") == pytest.approx(0.0025)
 
 
 class _Module:

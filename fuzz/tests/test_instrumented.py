@@ -157,8 +157,12 @@ def test_short_campaign_summary(scratch_roots):
 
 def test_impl_chunks_campaign_runs_its_custom_mutator_and_its_helpers_start(scratch_roots, path_without_atheris):
     """libFuzzer finds the target's custom mutator (fuzz.build.with_custom_mutator: without it the
-    preloaded runtime never calls it) and the -jobs helpers, started through sh, still run."""
-    s = campaign.run("impl_chunks", seconds=0, runs=200, jobs=2)
+    preloaded runtime never calls it), the -jobs helpers, started through sh, still run, and so
+    does the sanitizers' symbolizer (-print_coverage names the covered functions through it; with
+    the mutator library in LD_PRELOAD, a borg campaign's died of a symbol lookup error, which
+    ci/borg-fuzz.sh now fails on)."""
+    s = campaign.run("impl_chunks", seconds=0, runs=200, jobs=2, extra=("-print_coverage=1",))
     assert s.ok and s.execs >= 400, s.text()
     logs = "".join(p.read_text() for p in (scratch_roots / "ARTIFACT_ROOT" / "impl_chunks").glob("fuzz-*.log"))
     assert logs.count("found LLVMFuzzerCustomMutator") == 2, logs[-3000:]
+    assert "symbol lookup error" not in logs and re.search(r"COVERED_FUNC: hits: \d+ edges: \d+/\d+ \w+ \S+\.[ch]:\d+", logs), logs[-3000:]
