@@ -19,9 +19,9 @@ to plant helpers that cannot start).
 is preloaded into the interpreter alone: :func:`preload_mutator_lib` runs it again through the
 dynamic loader's ``--preload``. In LD_PRELOAD it would reach every process the target starts
 (the shells of libFuzzer's helpers, the sanitizers' ``llvm-symbolizer``), and none of those can
-load a library that needs Python's symbols. Taking it out of ``os.environ`` is not enough: the
-sanitizers start their symbolizer with the environment the process began with, so every stack
-of a report went unsymbolized.
+load a library that needs Python's symbols. Taking it out of ``os.environ`` once the target ran
+was not enough: in a borg campaign the sanitizers' symbolizer still started with it and died of a
+symbol lookup error, so every stack of a report went unsymbolized.
 """
 
 from __future__ import annotations
