@@ -6,15 +6,17 @@ symbolizer: a library that needs Python's symbols stops them)."""
 import os
 import subprocess
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
 
 from fuzz import launcher
 
-PYTHON_LIB = next(Path(launcher.__file__).resolve().parent.parent.glob("chunkers/*.so"), None)
+PYTHON_LIB = next(Path(launcher.__file__).resolve().parent.parent.glob(f"chunkers/*{EXTENSION_SUFFIXES[0]}"), None)
 """A shared object that needs Python's symbols, as atheris's custom-mutator library does: one of our
-extension modules (built in place by the README's set-up)."""
+extension modules built in place for this interpreter by the README's set-up (not one cross-built
+for another architecture, which no process here loads)."""
 
 
 def _fake_python(tmp_path):
