@@ -40,8 +40,9 @@ for target in $("$PY" -c 'from fuzz.targets import TARGETS; print(" ".join(n for
     [ "$rc" -eq 0 ] || status=1
     # a process the campaign started that could not load what was preloaded (the sanitizers'
     # symbolizer: reports would go unsymbolized; fuzz/launcher.py)
-    if grep -qs "symbol lookup error" fuzz/artifacts/"$target"--borg/*.log; then
-        echo "borg-fuzz: $target: $(grep -hs -m1 'symbol lookup error' fuzz/artifacts/"$target"--borg/*.log)"
+    lookup=$(grep -hs -m1 "symbol lookup error" fuzz/artifacts/"$target"--borg/*.log | head -n1)
+    if [ -n "$lookup" ]; then
+        echo "borg-fuzz: $target: $lookup"
         status=1
     fi
 done
