@@ -72,13 +72,18 @@ def _row(family, name):
 
 
 def test_each_kernel_is_held_to_the_ceiling_of_its_shape():
-    """The reference loop to the sequential probe (chain latency), a segment form to the 4 chains
+    """The reference loop to the sequential probe (chain latency, or loads when it reaches LOAD_BOUND
+    of the lookups the hash needs), a segment form to the 4 chains
     (loads when they reach LOAD_BOUND of the lookups the hash needs, else ALU), another form to the
     lookup rate over the hash's lookups a byte, an AES kernel to the AES unit at its width (evp:
     xmm), none where that width was not probed."""
     found = FOUND | {"aes_xmm": 1e9, "aes_ymm": 2e9, "aes_zmm": 3e9}
     kc = ceilings.kernel_ceiling
     assert kc(found, "fastcdc", _row("fastcdc", "scalar")) == ("gear: the sequential loop", 2.0e9, "chain latency")
+    # a sequential loop at LOAD_BOUND of its lookups is bound by them (2.125e9 = 0.85 * 2.5e9 / 1)
+    assert kc(found | {"gear1": 2.125e9}, "fastcdc", _row("fastcdc", "scalar"))[1:] == (2.125e9, "loads")
+    assert kc(found | {"gear1": 2.12e9}, "fastcdc", _row("fastcdc", "scalar"))[2] == "chain latency"
+    assert kc(found | {"roll1": 1.0625e9}, "buzhash64", _row("buzhash64", "scalar"))[2] == "loads"   # 0.85 * 2.5 / 2
     assert kc(found, "fastcdc", _row("fastcdc", "seg4")) == ("gear: 4 segment chains", 3.0e9, "loads")
     assert kc(found, "fastcdc", _row("fastcdc", "blockwise")) == ("gear: table lookups, 1 a byte", 2.5e9, "loads")
     assert kc(found, "buzhash64", _row("buzhash64", "seg4"))[1:] == (1.5e9, "loads")      # 1.5 >= 0.85 * 2.5 / 2

@@ -148,8 +148,8 @@ LOOKUPS_PER_BYTE = {"gear": 1, "cyclic": 2}
 """Byte-then-table lookups a rolling hash makes per byte: the Gear hash the byte coming in, the
 cyclic roll that and the byte leaving its window."""
 LOAD_BOUND = 0.85
-"""A segment-chain ceiling at this fraction or more of the lookup rate it needs is bound by the
-loads; below it, by the ALU work around them."""
+"""A loop's ceiling at this fraction or more of the lookup rate it needs is bound by the loads;
+below it, by the ALU work around them (segment chains) or by its chain (the sequential loop)."""
 
 
 def kernel_ceiling(found: dict, family: str, row) -> tuple[str, float, str] | None:
@@ -157,7 +157,8 @@ def kernel_ceiling(found: dict, family: str, row) -> tuple[str, float, str] | No
     ``family``, from the probe's ``found``:
 
     - the family's reference kernel (the sequential loop): the sequential probe, bound by the
-      latency of its chain;
+      latency of its chain, or by the loads when it reaches LOAD_BOUND of the lookup rate it needs
+      (a CPU with two load ports: the Gear loop on an Intel Xeon, family 6, model 106);
     - a segment-parallel form (chunkers.registry.segment_form): its hash's 4 segment chains, bound
       by the loads, or by the ALU when those chains do not reach LOAD_BOUND of the lookup rate;
     - any other form (blocks of one chain, vector lanes): the lookup rate over the lookups its hash
@@ -177,7 +178,8 @@ def kernel_ceiling(found: dict, family: str, row) -> tuple[str, float, str] | No
     one, four = LOOPS[hash_]
     loads = found["lookups"] / LOOKUPS_PER_BYTE[hash_]
     if row.reference:
-        return (f"{hash_}: the sequential loop", found[one], "chain latency")
+        return (f"{hash_}: the sequential loop", found[one], "loads" if found[one] >= LOAD_BOUND * loads
+                else "chain latency")
     if segment_form(row.name):
         return (f"{hash_}: 4 segment chains", found[four], "loads" if found[four] >= LOAD_BOUND * loads else "ALU")
     return (f"{hash_}: table lookups, {LOOKUPS_PER_BYTE[hash_]} a byte", loads, "loads")
