@@ -19,6 +19,7 @@ import platform
 import stat
 from typing import NamedTuple
 
+from chunkers.cpuinfo import sequential_first
 from chunkers.families import FAMILIES as TABLE
 from chunkers.kernelrow import PORTABLE, RANKED, Kernel  # noqa: F401  (re-exported: chunkers.registry.Kernel)
 
@@ -172,16 +173,35 @@ def _machine() -> str:
 
 def default(family: str) -> str:
     """The kernel used when none is named: the first runnable of the family's preference
-    list for this machine (measured defaults, docs/kernels.md "Built-in defaults"), or the kernel that a defaults file
+    list for this machine and CPU (:func:`preference`; measured defaults, docs/kernels.md
+    "Built-in defaults"), or the kernel that a defaults file
     named by CHUNKERS_DEFAULTS sets (see requested(); ValueError if it cannot run here)."""
     fam = _family(family)
     name = requested(family)     # checked by load: it runs here
     if name is not None:
         return name
-    for name in fam.defaults.get(_machine(), fam.defaults["*"]):
+    for name in preference(family):
         if why_not(family, name) is None:
             return name
     raise AssertionError(f"{family}: no runnable default kernel")  # each list ranks a portable one
+
+
+SEQUENTIAL_HASHES = ("gear", "cyclic")
+"""The rolling hashes (the family table's ``hash``) whose families default to their sequential loop
+on a chunkers.cpuinfo.SEQUENTIAL_FIRST CPU."""
+
+
+def preference(family: str) -> tuple:
+    """``family``'s built-in preference order here, first runnable wins: its kernel list's ranks for
+    this machine, with the family's reference kernel (the sequential loop) moved first on a CPU of
+    chunkers.cpuinfo.SEQUENTIAL_FIRST when its hash is one of SEQUENTIAL_HASHES (docs/kernels.md
+    "Built-in defaults")."""
+    defaults = _family(family).defaults
+    order = defaults.get(_machine(), defaults["*"])
+    if TABLE[family].hash in SEQUENTIAL_HASHES and sequential_first():
+        ref = reference(family)
+        return (ref, *(k for k in order if k != ref))
+    return order
 
 
 def resolve(family: str, requested: str | None = None) -> str:

@@ -22,27 +22,8 @@ import platform
 import random
 import time
 
+from chunkers.cpuinfo import cpu_model
 from chunkers.registry import FORMAT, TUNE_PARAMS
-
-
-def cpu_model() -> str:
-    """The CPU model name from /proc/cpuinfo with its x86 family and model numbers (a VM may name
-    only the vendor: "AMD EPYC (family 25, model 17)" is a Zen 4); platform.processor()
-    elsewhere; '' if unknown."""
-    fields = {}
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                key, _, value = line.partition(":")
-                if not line.strip():
-                    break           # the first processor's block is enough
-                fields.setdefault(key.strip(), value.strip())
-    except OSError:
-        return platform.processor()
-    name = fields.get("model name", "")
-    if name and "cpu family" in fields and "model" in fields:
-        return f"{name} (family {fields['cpu family']}, model {fields['model']})"
-    return name or platform.processor()
 
 
 def measure(size: int = 16 << 20, rounds: int = 7, seed: int = 0, families=None, progress=None) -> dict:

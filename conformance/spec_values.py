@@ -531,7 +531,14 @@ DOCUMENTED_DEFAULTS = {     # docs/kernels.md "Built-in defaults": machine -> fa
     "aarch64": {"fastcdc": ("neon",), "buzhash64": ("blockwise",), "buzhash": ("single",),
                 "aes": ("aes-arm64", "evp")},
     "*": {"fastcdc": ("blockwise",), "buzhash64": ("blockwise",), "buzhash": ("single",), "aes": ("evp",)},
+    # an x86-64 CPU of DOCUMENTED_SEQUENTIAL_FIRST: the rolling hashes' sequential loops first
+    "x86_64 sequential first": {"fastcdc": ("scalar",), "buzhash64": ("scalar",), "buzhash": ("single",),
+                                "aes": ("vaes-seg", "vaes256-seg", "vaes", "vaes256", "aes-ni", "evp")},
 }
+
+DOCUMENTED_SEQUENTIAL_FIRST = ("GenuineIntel", 6, "avx512f", "avx512_fp16")
+"""docs/kernels.md "Built-in defaults": the x86-64 CPUs (/proc/cpuinfo's vendor_id, cpu family, a
+flag they have, a flag they lack) whose defaults are DOCUMENTED_DEFAULTS["x86_64 sequential first"]."""
 
 BORG_DEFAULTS = {           # spec 01 §11.3, borg 2.0.0b25: machine -> family -> first that runs
     "x86_64": {"fastcdc": ("scalar",), "buzhash64": ("scalar",), "aes": ("vaes", "aes-ni", "evp")},

@@ -4,8 +4,8 @@ gets, checked against the spec's and the docs' text, not the registry's own answ
 Ours (chunkers.make_chunker and its ``kernel`` attribute):
 
 * ``reference``: each family's reference kernel is the one the spec names (SPEC_REFERENCE);
-* ``default``: the kernel used when none is named is the documented one for this machine
-  (DOCUMENTED_DEFAULTS, docs/kernels.md "Built-in defaults": the first that runs here);
+* ``default``: the kernel used when none is named is the documented one for this machine and CPU
+  (documented_defaults, docs/kernels.md "Built-in defaults": the first that runs here);
 * ``precedence``: ``kernel=`` wins over CHUNKERS_<FAMILY>_KERNEL, the variable over the defaults
   file named by CHUNKERS_DEFAULTS, the file over the built-in default (docs/kernels.md);
 * ``defaults file``: a file naming a kernel that cannot run here is refused, also once a CPU
@@ -149,8 +149,20 @@ def ours_reference() -> tuple:
     return 2 * len(SPEC_REFERENCE), problems, ""
 
 
+def documented_defaults(ident=None) -> dict:
+    """The documented defaults (DOCUMENTED_DEFAULTS) for this machine and the CPU ``ident`` (a
+    chunkers.cpuinfo.Identity; default: this CPU's): family -> the kernels, first that runs."""
+    from chunkers.cpuinfo import identity
+    ident = identity() if ident is None else ident
+    vendor, family, has, lacks = spec_values.DOCUMENTED_SEQUENTIAL_FIRST
+    if (machine() == "x86_64" and ident is not None and ident.vendor == vendor and ident.family == family
+            and has in ident.flags and lacks not in ident.flags):
+        return DOCUMENTED_DEFAULTS["x86_64 sequential first"]
+    return DOCUMENTED_DEFAULTS.get(machine(), DOCUMENTED_DEFAULTS["*"])
+
+
 def ours_default() -> tuple:
-    table = DOCUMENTED_DEFAULTS.get(machine(), DOCUMENTED_DEFAULTS["*"])
+    table = documented_defaults()
     problems = []
     for family, order in table.items():
         runs = _runnable(family)
