@@ -62,15 +62,15 @@ def cpu_model() -> str:
 
 
 SEQUENTIAL_FIRST = (("GenuineIntel", 6, "avx512f", "avx512_fp16"),)
-"""(vendor, x86 family, a flag it has, a flag it lacks) of the CPUs whose rolling-hash families
-(fastcdc, buzhash64, buzhash) default to their sequential loop (the family's reference kernel)
-rather than the kernel lists' first rank (``seg4``): Intel cores with AVX-512 before AVX512-FP16
-(Skylake-SP to Ice Lake, Tiger and Rocket Lake) have two load ports, and every kernel of these
-hashes is bound by them there. Measured on an Intel Xeon (family 6, model 106): 4 Gear chains
-scan no faster than the sequential loop (0.96 bytes a cycle each), and the sequential loop chunks
-3-6 % faster than ``seg4`` (``tune``, ``bench --against borg``; docs/benchmarks.md). The Intel
-Xeon with AVX512-FP16 measured (family 6, model 167: three load ports) keeps ``seg4``, 2.7x the
-sequential loop there."""
+"""(vendor, x86 family, a flag it has, a flag it lacks) of the CPUs whose Gear family (fastcdc,
+chunkers.registry.SEQUENTIAL_HASHES) defaults to its sequential loop (the family's reference
+kernel) rather than its kernel list's first rank (``seg4``): Intel cores with AVX-512 before
+AVX512-FP16 (Skylake-SP to Ice Lake, Tiger and Rocket Lake) have two load ports, which bound the
+Gear loop there, sequential or in chains. Measured on an Intel Xeon (family 6, model 106): 4 Gear
+chains scan no faster than the sequential loop (0.96 bytes a cycle each), and the sequential loop
+chunks 3-6 % faster than ``seg4`` (``tune``, ``bench --against borg``; docs/benchmarks.md). The
+Intel Xeon with AVX512-FP16 measured (family 6, model 167: three load ports) keeps ``seg4``, 2.7x
+the sequential loop there."""
 
 
 def sequential_first(ident: Identity | None = None) -> bool:

@@ -186,9 +186,10 @@ def default(family: str) -> str:
     raise AssertionError(f"{family}: no runnable default kernel")  # each list ranks a portable one
 
 
-SEQUENTIAL_HASHES = ("gear", "cyclic")
+SEQUENTIAL_HASHES = ("gear",)
 """The rolling hashes (the family table's ``hash``) whose families default to their sequential loop
-on a chunkers.cpuinfo.SEQUENTIAL_FIRST CPU."""
+on a chunkers.cpuinfo.SEQUENTIAL_FIRST CPU: the Gear hash (fastcdc). The cyclic hashes' first rank
+there is ``stride4``, faster than their sequential loops."""
 
 
 def preference(family: str) -> tuple:

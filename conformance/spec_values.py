@@ -526,13 +526,13 @@ the same names, 01 §11.2), 01 §11.4 (the legacy buzhash and fixed: one impleme
 in this project), 06 §8.4 (AES: ``evp``, the portable library path)."""
 
 DOCUMENTED_DEFAULTS = {     # docs/kernels.md "Built-in defaults": machine -> family -> first that runs
-    "x86_64": {"fastcdc": ("seg4",), "buzhash64": ("seg4",), "buzhash": ("seg4",),
+    "x86_64": {"fastcdc": ("seg4",), "buzhash64": ("stride4",), "buzhash": ("stride4",),
                "aes": ("vaes-seg", "vaes256-seg", "vaes", "vaes256", "aes-ni", "evp")},
     "aarch64": {"fastcdc": ("neon",), "buzhash64": ("blockwise",), "buzhash": ("single",),
                 "aes": ("aes-arm64", "evp")},
     "*": {"fastcdc": ("blockwise",), "buzhash64": ("blockwise",), "buzhash": ("single",), "aes": ("evp",)},
-    # an x86-64 CPU of DOCUMENTED_SEQUENTIAL_FIRST: the rolling hashes' sequential loops first
-    "x86_64 sequential first": {"fastcdc": ("scalar",), "buzhash64": ("scalar",), "buzhash": ("single",),
+    # an x86-64 CPU of DOCUMENTED_SEQUENTIAL_FIRST: the Gear hash's sequential loop first
+    "x86_64 sequential first": {"fastcdc": ("scalar",), "buzhash64": ("stride4",), "buzhash": ("stride4",),
                                 "aes": ("vaes-seg", "vaes256-seg", "vaes", "vaes256", "aes-ni", "evp")},
 }
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.cases import segments
+from conformance.cases import segments, strides
 from conformance.cases.common import windowed_cases
 
 FAMILY = "buzhash64"
@@ -16,5 +16,5 @@ CHUNK_PARAMS = ["buzhash64,6,12,8,64,0", "buzhash64,6,12,8,63,1", "buzhash64,6,1
 
 
 def cases(seed: int) -> list:
-    """The scan catalogue: the shared one with 64-bit states and windows, and the seg4 groups."""
-    return windowed_cases(FAMILY, seed, WINDOWS, 64) + segments.cases(FAMILY, seed)
+    """The scan catalogue: the shared one with 64-bit states and windows, the seg4 and the stride4 groups."""
+    return windowed_cases(FAMILY, seed, WINDOWS, 64) + segments.cases(FAMILY, seed) + strides.cases(FAMILY, seed)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from conformance.cases import segments
+from conformance.cases import segments, strides
 from conformance.cases.common import windowed_cases
 
 FAMILY = "buzhash"
@@ -16,5 +16,5 @@ CHUNK_PARAMS = ["buzhash,6,12,8,65", "buzhash,6,12,8,63", ("buzhash", 6, 12, 4, 
 
 
 def cases(seed: int) -> list:
-    """The scan catalogue: the shared one with 32-bit states and windows, and the seg4 groups."""
-    return windowed_cases(FAMILY, seed, WINDOWS, 32) + segments.cases(FAMILY, seed)
+    """The scan catalogue: the shared one with 32-bit states and windows, the seg4 and the stride4 groups."""
+    return windowed_cases(FAMILY, seed, WINDOWS, 32) + segments.cases(FAMILY, seed) + strides.cases(FAMILY, seed)

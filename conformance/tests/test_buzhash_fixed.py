@@ -126,21 +126,21 @@ def test_params_strings():
 
 def test_single_implementation_in_the_inventory():
     rows = {(r.family, r.kernel): r for r in chunkers.kernels() if r.family in ("buzhash", "fixed")}
-    assert set(rows) == {("buzhash", "seg4"), ("buzhash", "single"), ("fixed", "single")}
+    assert set(rows) == {("buzhash", "seg4"), ("buzhash", "stride4"), ("buzhash", "single"), ("fixed", "single")}
     assert all(r.runs and r.reason is None for r in rows.values())
-    # buzhash's default is seg4 on x86-64 (its kernel list's ranks) but on the CPUs documented to take
-    # the sequential loop first, borg's loop elsewhere; fixed has one kernel
+    # buzhash's default is stride4 on x86-64 (its kernel list's ranks), borg's loop elsewhere; fixed has one
+    # kernel
     default = documented_defaults()["buzhash"][0]
     assert {(f, k) for (f, k), r in rows.items() if r.default} == {("buzhash", default), ("fixed", "single")}
     assert chunkers.make_chunker("buzhash,19,23,21,4095").kernel == default
     assert chunkers.make_chunker("fixed,4096", kernel="single").kernel == "single"
-    with pytest.raises(ValueError, match="'scalar'.*not a kernel of this build.*seg4, single"):
+    with pytest.raises(ValueError, match="'scalar'.*not a kernel of this build.*seg4, stride4, single"):
         chunkers.make_chunker("buzhash,19,23,21,4095", kernel="scalar")
     with pytest.raises(ParamsError):
         chunkers.make_chunker("fixed,4096", normal_size=100)
     assert chunkers.BuzHash(0, 19, 23, 21, 4095, kernel="single").kernel == "single"
     assert chunkers.Fixed(4096, kernel=" Single ").kernel == "single"
-    with pytest.raises(ValueError, match="'avx2'.*not a kernel of this build.*seg4, single"):
+    with pytest.raises(ValueError, match="'avx2'.*not a kernel of this build.*seg4, stride4, single"):
         chunkers.BuzHash(0, 19, 23, 21, 4095, kernel="avx2")
     with pytest.raises(ValueError, match="'evp'.*not a kernel of this build.*single"):
         chunkers.Fixed(4096, kernel="evp")

@@ -227,7 +227,7 @@ def test_jobs_give_the_same_matrix(tmp_path):
                         for c in json.loads(report.read_text())["cells"]])
     assert reports[0] == reports[1]
     assert [r[:3] for r in reports[0]] == [("buzhash", "single", "passed"), ("buzhash", "seg4", "passed"),
-                                           ("fixed", "single", "passed")]
+                                           ("buzhash", "stride4", "passed"), ("fixed", "single", "passed")]
 
 
 # --- progress and interruption -----------------------------------------------------------------

@@ -81,7 +81,7 @@ def test_buzhash_kernel_selector(monkeypatch):
     assert chunkers.make_chunker("buzhash,10,16,12,4095", kernel="single").kernel == "single"
     seg = chunkers.chunk_sizes("buzhash,10,16,12,63", data)
     monkeypatch.setenv("CHUNKERS_BUZHASH_KERNEL", "nope")
-    with pytest.raises(ValueError, match="CHUNKERS_BUZHASH_KERNEL='nope'.*seg4, single"):
+    with pytest.raises(ValueError, match="CHUNKERS_BUZHASH_KERNEL='nope'.*seg4, stride4, single"):
         chunkers.make_chunker("buzhash,10,16,12,4095")
     monkeypatch.delenv("CHUNKERS_BUZHASH_KERNEL")
     assert chunkers.chunk_sizes("buzhash,10,16,12,63", data) == seg

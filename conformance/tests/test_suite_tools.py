@@ -51,6 +51,7 @@ def test_selected_tests_first():
     assert families_of("chunkers/csrc/aes/evp.c") == ["aes"]
     assert families_of("chunkers/csrc/driver.c") == []
     assert selection_of("chunkers/csrc/seg_roll.h") == "buzhash64 or buzhash"
+    assert selection_of("chunkers/csrc/stride_roll.h") == "buzhash64 or buzhash"
 
 
 def test_every_test_file_but_the_tooling_checks_runs_once_scan_level_first():

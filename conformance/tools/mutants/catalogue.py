@@ -277,6 +277,11 @@ CATALOGUE = [
            "const size_t rest = k * len - i - 1;", "the rescan before a later segment's hit stops one step early"),
     Mutant("seg-roll-exit", "seg4", "chunkers/csrc/seg_roll.h", "    *sump = s3;\n    return 4 * len;",
            "    *sump = s2;\n    return 4 * len;", "exit state taken from segment 3 of 4"),
+    Mutant("stride-mask", "stride4", "chunkers/csrc/stride_roll.h", "if (!((q ^ a1) & m2)) {",
+           "if (!((q ^ a1) & m1)) {", "a group's third step tested against the mask rotated for its fourth"),
+    Mutant("stride-back", "stride4", "chunkers/csrc/stride_roll.h",
+           "*sump = STRIDE_ROTL(q ^ a2, STRIDE_BITS - 1);", "*sump = STRIDE_ROTL(q ^ a2, STRIDE_BITS - 2);",
+           "a hit at a group's fourth step returns its state rotated back one bit too far"),
     Mutant("aes-seg-truth", "aes-seg", AES + "segments.h", "if (d != truth)",
            "if ((uint32_t)d != (uint32_t)truth)", "the start-state check compares 32 bits"),
     Mutant("aes-seg-last-chain", "aes-seg", AES + "segments.h", "while (k < AES_SEG_K - 1 && !hit(c, h[k], mask))",
@@ -363,11 +368,12 @@ CATALOGUE += [
            "blockwise and scalar rows swap their functions: each function records the other row's name, so "
            "output and recorded names agree; only its source file (DWARF, CK_RECORD) tells them apart"),
     Mutant("bz64-row-swap", "dispatch", BZ + "kernels.def",
-           'CK_KERNEL("seg4",      buzhash64_scan_seg4,      PORTABLE, 1,    0,              NULL,         0,   1, 0, 0)\n'
+           'CK_KERNEL("stride4",   buzhash64_scan_stride4,   PORTABLE, 1,    0,              NULL,         0,   1, 0, 0)\n'
            'CK_KERNEL("blockwise", buzhash64_scan_blockwise,',
-           'CK_KERNEL("seg4",      buzhash64_scan_blockwise, PORTABLE, 1,    0,              NULL,         0,   1, 0, 0)\n'
-           'CK_KERNEL("blockwise", buzhash64_scan_seg4,',
-           "seg4 and blockwise rows swap their functions (seg4, the x86-64 default, runs the blockwise code)"),
+           'CK_KERNEL("stride4",   buzhash64_scan_blockwise, PORTABLE, 1,    0,              NULL,         0,   1, 0, 0)\n'
+           'CK_KERNEL("blockwise", buzhash64_scan_stride4,',
+           "stride4 and blockwise rows swap their functions (stride4, the x86-64 default, runs the blockwise "
+           "code)"),
     Mutant("fc-neon-le", "neon", FC + "neon.c", "vcleq_u64(vaddq_u64(c, s67), lim67)",
            "vcltq_u64(vaddq_u64(c, s67), lim67)",
            "lanes 7-8 compared with < instead of <=: a Gear state exactly ~mask after a block's last byte is "

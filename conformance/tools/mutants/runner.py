@@ -108,8 +108,8 @@ def families_of(path: str) -> list[str]:
         return FAMILY_OF_DIR.get(parts[2], [])
     if parts[0] == "chunkers" and len(parts) == 2 and Path(path).suffix == ".py" and Path(path).stem in FAMILIES:
         return [Path(path).stem]        # a pure-Python family's module (fixed)
-    if parts[-1] == "seg_roll.h":       # the segment-parallel template of the windowed hashes
-        return [name for name, f in FAMILIES.items() if f.hash == "cyclic"]
+    if parts[-1] in ("seg_roll.h", "stride_roll.h"):    # the segment-parallel and strided templates of the
+        return [name for name, f in FAMILIES.items() if f.hash == "cyclic"]   # windowed hashes
     return []
 
 
