@@ -14,10 +14,11 @@
  * rotl(s_{j+k}, 4-k) & rotl(m, 4-k) == 0, and rotl(s_{j+k}, 4-k) is
  * rotl(s_j, 4) xor the first k rotated terms (a rotation moves bits, it
  * drops none). The state of a hit is rotated back. The same loads a step as
- * the sequential loop (two bytes, two table entries), one rotate per four
- * steps instead of one a step: on an Intel Xeon (family 6, model 106), whose
- * rotate by one is two micro-ops, and where the chain held the sequential
- * loop at 2.4 cycles a step (docs/benchmarks.md).
+ * the sequential loop (two bytes, two table entries), and one rotate per four
+ * steps instead of one a step. On an Intel Xeon (family 6, model 106), whose
+ * rotate by one is two micro-ops and where the chain held the sequential loop
+ * at 2.4 cycles a step, that scans at 1.2x the sequential loop and seg4
+ * (docs/benchmarks.md).
  *
  * Spans shorter than STRIDE_MIN steps, and the last n mod 4 steps, take the
  * sequential loop (the tables cost about STRIDE_MIN / 4 steps to build).
