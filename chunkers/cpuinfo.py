@@ -73,10 +73,11 @@ Intel Xeon with AVX512-FP16 measured (family 6, model 167: three load ports) kee
 the sequential loop there."""
 
 
-def sequential_first(ident: Identity | None = None) -> bool:
-    """True when ``ident`` (default: this CPU's) is of a SEQUENTIAL_FIRST class."""
+def sequential_first(ident: Identity | None = None, classes=SEQUENTIAL_FIRST) -> bool:
+    """True when ``ident`` (default: this CPU's) is of one of ``classes`` (vendor, x86 family, a flag
+    it has, a flag it lacks; default SEQUENTIAL_FIRST)."""
     ident = identity() if ident is None else ident
     if ident is None:
         return False
     return any(ident.vendor == vendor and ident.family == family and has in ident.flags and lacks not in ident.flags
-               for vendor, family, has, lacks in SEQUENTIAL_FIRST)
+               for vendor, family, has, lacks in classes)

@@ -9,8 +9,9 @@ four (its first step, tested before the rotate, and the three tested through rot
 the first groups, the middle, the last full group and the tail; each also as a near miss, where
 the state shares exactly one bit with the mask. A hit is planted by its mask: the bits where the
 reference's state at that step is 0, so that state is the first to miss every mask bit (an earlier
-state would have to lie within its bits; then another random span is drawn). Expected results come from the reference kernel and the
-model; the geometry only decides where the interesting steps go. A pure function of the seed.
+state would have to lie within its bits; then another random span is drawn). Expected results come
+from the reference kernel and the model; the geometry only decides where the interesting steps go. A
+pure function of the seed.
 """
 
 from __future__ import annotations
@@ -52,17 +53,19 @@ PLANT_TRIES = 32
 """Random spans tried per planted step before it is left out (none has been, with these seeds)."""
 
 
-def _planted(family: str, rng: random.Random, key: str, n: int, window: int, step: int) -> ScanCase | None:
-    """A random span of ``n`` steps whose mask is the bits where the reference's state at ``step`` is
-    0, if that makes ``step`` its first hit (else None: an earlier state lay within those bits)."""
-    full = (1 << suite(family).bits) - 1
-    base = ScanCase(family, "stride-hit", key, rng.randbytes(n + window), rng.randrange(64),
-                    rng.getrandbits(suite(family).bits), full, window)
+def _planted(family: str, rng: random.Random, key: str, n: int, window: int, step: int) -> tuple | None:
+    """(case, its state at ``step``): a random span of ``n`` steps whose mask is the bits where the
+    reference's state at ``step`` is 0, if that makes ``step`` its first hit (else None: an earlier
+    state lay within those bits)."""
+    bits = suite(family).bits
+    full = (1 << bits) - 1
+    base = ScanCase(family, "stride-hit", key, rng.randbytes(n + window), rng.randrange(64), rng.getrandbits(bits),
+                    full, window)
     state = _state_at(base, step)
     if state is None or state == full:
         return None
     hit = base._replace(mask=full & ~state)
-    return hit if reference_result(hit)[0] == step else None
+    return (hit, state) if reference_result(hit)[0] == step else None
 
 
 def cases(family: str, seed: int) -> list:
@@ -80,9 +83,9 @@ def cases(family: str, seed: int) -> list:
         n = STRIDE_MIN + STRIDE * rng.randrange(64) + rng.randrange(STRIDE)
         for step in planted_steps(n):
             for _ in range(PLANT_TRIES):
-                hit = _planted(family, rng, rng.choice(keys), n, window, step)
-                if hit is not None:
-                    state = reference_result(hit)[1]
+                planted = _planted(family, rng, rng.choice(keys), n, window, step)
+                if planted is not None:
+                    hit, state = planted
                     out += [hit, hit._replace(group="stride-near-miss", mask=hit.mask | (state & -state))]
                     break
     return out

@@ -151,12 +151,10 @@ def ours_reference() -> tuple:
 
 def documented_defaults(ident=None) -> dict:
     """The documented defaults (DOCUMENTED_DEFAULTS) for this machine and the CPU ``ident`` (a
-    chunkers.cpuinfo.Identity; default: this CPU's): family -> the kernels, first that runs."""
-    from chunkers.cpuinfo import identity
-    ident = identity() if ident is None else ident
-    vendor, family, has, lacks = spec_values.DOCUMENTED_SEQUENTIAL_FIRST
-    if (machine() == "x86_64" and ident is not None and ident.vendor == vendor and ident.family == family
-            and has in ident.flags and lacks not in ident.flags):
+    chunkers.cpuinfo.Identity; default: this CPU's): family -> the kernels, first that runs. The CPU
+    class is the documented one (DOCUMENTED_SEQUENTIAL_FIRST), matched as chunkers.cpuinfo matches."""
+    from chunkers.cpuinfo import sequential_first
+    if machine() == "x86_64" and sequential_first(ident, (spec_values.DOCUMENTED_SEQUENTIAL_FIRST,)):
         return DOCUMENTED_DEFAULTS["x86_64 sequential first"]
     return DOCUMENTED_DEFAULTS.get(machine(), DOCUMENTED_DEFAULTS["*"])
 

@@ -177,11 +177,13 @@ def kernel_ceiling(found: dict, family: str, row) -> tuple[str, float, str] | No
         return (f"AES-128 blocks ({width})", found[key], f"AES unit ({width})") if key in found else None
     one, four = LOOPS[hash_]
     loads = found["lookups"] / LOOKUPS_PER_BYTE[hash_]
+
+    def bound(rate: float, otherwise: str) -> str:
+        return "loads" if rate >= LOAD_BOUND * loads else otherwise
     if row.reference:
-        return (f"{hash_}: the sequential loop", found[one], "loads" if found[one] >= LOAD_BOUND * loads
-                else "chain latency")
+        return (f"{hash_}: the sequential loop", found[one], bound(found[one], "chain latency"))
     if segment_form(row.name):
-        return (f"{hash_}: 4 segment chains", found[four], "loads" if found[four] >= LOAD_BOUND * loads else "ALU")
+        return (f"{hash_}: 4 segment chains", found[four], bound(found[four], "ALU"))
     return (f"{hash_}: table lookups, {LOOKUPS_PER_BYTE[hash_]} a byte", loads, "loads")
 
 
